@@ -1,0 +1,49 @@
+# crepe-datasets: `make demo` sets everything up and builds the demo datasets; `make test` runs the suite.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+# A torch + torchvision pair that installs together (on this project's machines from files on
+# disk); override with `make setup TORCH_SPEC="torch torchvision"` elsewhere.
+TORCH_SPEC ?= torch==2.14.1 torchvision==0.29.1
+STAMP := $(VENV)/.crepe-installed
+WORDNET := .nltk_data/corpora/wordnet/lexnames
+DEMO_OUT ?= out/demo
+
+.PHONY: setup demo test lint format bench clean
+
+setup: $(STAMP) $(WORDNET)
+
+$(STAMP): setup.cfg pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --disable-pip-version-check $(TORCH_SPEC) -e ".[all]" 2>&1 | grep -v "^WARNING: Location" || true
+	$(PY) -c "import torch, torchvision, spacy, datasets, open_clip, nltk, lemminflect" \
+	  || { echo "setup: the Python packages did not install (see the pip output above)"; exit 1; }
+	@touch $@
+
+# WordNet for NLTK: Debian's files copied into .nltk_data (no nltk.download needed offline).
+$(WORDNET): | $(STAMP)
+	@if [ ! -f /usr/share/wordnet/data.noun ] && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  (apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null 2>&1 || \
+	   (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null)); \
+	fi
+	$(PY) -m scenegraph.resources
+
+demo: setup
+	$(VENV)/bin/crepe demo --out $(DEMO_OUT)
+
+test: setup
+	$(PY) -m pytest -q
+
+lint: setup
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+format: setup
+	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .
+
+bench: setup
+	@for script in scripts/bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) .nltk_data out .pytest_cache .ruff_cache *.egg-info

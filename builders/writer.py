@@ -1,0 +1,117 @@
+"""The dataset writer: parquet shards + README card + build manifest, written atomically.
+
+Layout of a dataset folder (what ``load_dataset(folder, config)`` opens, offline)::
+
+    README.md                                    YAML front matter with ``configs:`` + the card
+    build_manifest.json                          provenance (see :mod:`cards.manifest`)
+    data/<config>/<split>-00000-of-00001.parquet one or more shards per split
+
+Identical rows (in the same order) give identical parquet bytes: the schema comes from the
+``datasets`` features, parquet settings are fixed, and no timestamps are written into the data.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from builders.images import ImageCropper
+from cards.manifest import MANIFEST_NAME, BuildManifest
+from cards.render import render_card
+from scenegraph.errors import CrepeInputError
+from scenegraph.provenance import atomic_directory, write_json_atomic, write_text_atomic
+
+Rows = Sequence[Mapping[str, Any]]
+DEFAULT_ROWS_PER_SHARD = 20_000
+PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 3, "write_statistics": True}
+
+
+def _features_for(rows_by_split: Mapping[str, Rows], embed_images: bool):
+    """``datasets.Features`` inferred from the first non-empty split (plus the Image column)."""
+    from datasets import Features, Image
+
+    for rows in rows_by_split.values():
+        if rows:
+            features = Features.from_arrow_schema(pa.Table.from_pylist(list(rows[:1000])).schema)
+            if embed_images:
+                features["image"] = Image()
+            return features
+    return None
+
+
+def _embed_images(rows: Rows, cropper: ImageCropper, file_column: str, bbox_column: str) -> list[dict]:
+    """Rows with an ``image`` column holding the PNG crop; rows whose crop fails are dropped."""
+    out = []
+    for row in rows:
+        png = cropper.crop_png(row[file_column], row.get(bbox_column))
+        if png is not None:
+            out.append({**row, "image": {"bytes": png, "path": None}})
+    return out
+
+
+def _write_split(folder: Path, split: str, rows: Rows, schema: pa.Schema, rows_per_shard: int) -> int:
+    n_shards = max(1, math.ceil(len(rows) / rows_per_shard))
+    for shard in range(n_shards):
+        chunk = list(rows[shard * rows_per_shard : (shard + 1) * rows_per_shard])
+        table = pa.Table.from_pylist(chunk, schema=schema)
+        path = folder / f"{split}-{shard:05d}-of-{n_shards:05d}.parquet"
+        pq.write_table(table, path, **PARQUET_OPTIONS)
+    return len(rows)
+
+
+def write_dataset(
+    out_dir: str | Path,
+    tables: Mapping[str, Mapping[str, Rows]],
+    manifest: BuildManifest,
+    *,
+    features: Mapping[str, Any] | None = None,
+    images: ImageCropper | None = None,
+    rows_per_shard: int = DEFAULT_ROWS_PER_SHARD,
+) -> Path:
+    """Write a dataset folder atomically and return its path.
+
+    Args:
+        out_dir: the dataset folder; replaced as a whole when it exists.
+        tables: ``{config: {split: rows}}``; each row is a plain dict (column → value).
+        manifest: provenance; its ``counts`` and ``wall_time_s`` are filled here.
+        features: optional ``{config: datasets.Features}``; inferred from the rows otherwise.
+        images: when given, every row's ``image_file`` + ``bbox`` region is embedded as an
+            ``image`` column (``datasets.Image``); rows whose crop fails are dropped and counted.
+        rows_per_shard: maximum rows per parquet file.
+
+    Raises:
+        CrepeInputError: when there is nothing to write.
+    """
+    if not any(rows for splits in tables.values() for rows in splits.values()):
+        raise CrepeInputError(f"nothing to write to {out_dir}: every config and split is empty")
+    out_dir = Path(out_dir)
+    counts: dict[str, dict[str, int]] = {}
+    with atomic_directory(out_dir) as tmp:
+        for config, splits in tables.items():
+            config_info = manifest.configs.get(config)
+            if images is not None and config_info is not None and config_info.task.type != "group":
+                file_col = config_info.task.image_file_column
+                bbox_col = config_info.task.bbox_column or "bbox"
+                splits = {s: _embed_images(r, images, file_col, bbox_col) for s, r in splits.items()}
+            config_features = (features or {}).get(config) or _features_for(splits, images is not None)
+            if config_features is None:
+                manifest.drops.drop("writer", "empty_config", example=config)
+                continue
+            folder = tmp / "data" / config
+            folder.mkdir(parents=True, exist_ok=True)
+            counts[config] = {}
+            for split, rows in splits.items():
+                counts[config][split] = _write_split(
+                    folder, split, rows, config_features.arrow_schema, rows_per_shard
+                )
+        manifest.counts = counts
+        manifest.wall_time_s = round(time.time() - manifest.started_at, 3)
+        write_json_atomic(tmp / MANIFEST_NAME, manifest.to_dict())
+        write_text_atomic(tmp / "README.md", render_card(manifest))
+    return out_dir

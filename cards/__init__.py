@@ -1,0 +1,1 @@
+"""Dataset metadata that ships with the data: build manifest, card rendering, publishing."""

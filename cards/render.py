@@ -1,0 +1,78 @@
+"""Rendering the dataset card (README.md) from the build manifest.
+
+The YAML front matter declares one entry per config under ``configs:`` so that
+``load_dataset(folder_or_repo, config)`` works without a loading script; the prose is rendered
+from the same manifest that ships with the data.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from cards.manifest import BuildManifest
+
+TEMPLATES = Path(__file__).parent / "templates"
+SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"),
+                   (1_000_000, "100K<n<1M"), (10_000_000, "1M<n<10M"))
+
+
+def size_category(n_rows: int) -> str:
+    """The Hub's size category for a number of rows."""
+    for limit, name in SIZE_CATEGORIES:
+        if n_rows < limit:
+            return name
+    return "10M<n<100M"
+
+
+def front_matter(manifest: BuildManifest) -> dict:
+    """The README YAML: licence, task categories, size category and ``configs:``."""
+    total = sum(n for splits in manifest.counts.values() for n in splits.values())
+    configs = []
+    for i, (name, splits) in enumerate(manifest.counts.items()):
+        entry = {
+            "config_name": name,
+            "data_files": [{"split": s, "path": f"data/{name}/{s}-*.parquet"} for s in splits],
+        }
+        if i == 0:
+            entry["default"] = True
+        configs.append(entry)
+    return {
+        "pretty_name": manifest.card.pretty_name,
+        "license": manifest.card.license,
+        "task_categories": list(manifest.card.task_categories),
+        "tags": list(manifest.card.tags),
+        "size_categories": [size_category(total)],
+        "configs": configs,
+    }
+
+
+def render_card(manifest: BuildManifest, repo: str | None = None) -> str:
+    """README.md text: YAML front matter, then the card prose."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined, keep_trailing_newline=True
+    )
+    configs = [(name, manifest.configs[name]) for name in manifest.counts if name in manifest.configs]
+    first_config = next(iter(manifest.counts), "default")
+    first_split = next(iter(manifest.counts.get(first_config, {})), None)
+    summary_items = [
+        (k, json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v)
+        for k, v in manifest.summary.items()
+    ]
+    body = env.get_template("dataset_card.md.j2").render(
+        m=manifest,
+        card=manifest.card,
+        repo=repo or f"path/to/{manifest.dataset}",
+        configs=configs,
+        first_config=first_config,
+        first_split=first_split,
+        summary_items=summary_items,
+        drops=manifest.drops.to_dict(),
+        parameters=json.dumps(manifest.parameters, indent=2, sort_keys=True, default=str),
+        validation=json.dumps(manifest.validation, indent=2, sort_keys=True, default=str),
+    )
+    yaml_text = yaml.safe_dump(front_matter(manifest), sort_keys=False, allow_unicode=True)
+    return f"---\n{yaml_text}---\n\n{body}"

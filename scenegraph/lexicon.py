@@ -1,0 +1,199 @@
+"""The lexicon: canonical object and attribute forms, verb lemmas, and WordNet relations.
+
+Rules (SPEC §1, §4.1):
+
+* **Objects** are singularised: a keep-as-is list first (words whose plural form is the
+  object: glasses, scissors, pants, jeans, …), then an irregular-plural list
+  (children→child, teeth→tooth, geese→goose, …), then lemminflect's noun lemma. In a
+  multi-word name only the head (last word) changes: "tennis rackets" → "tennis racket".
+* **Attributes** are never lemmatised: only lower-cased and trimmed ("smiling" stays).
+* **WordNet** relations use the most frequent sense(s) of a word; results are lower-case,
+  with underscores turned into spaces, de-duplicated, sorted, and cached.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from scenegraph.resources import wordnet
+from scenegraph.types import normalize_name
+
+# Plural-only nouns and nouns whose plural names the object (kept exactly as written).
+KEEP_AS_IS = frozenset(
+    """glasses sunglasses eyeglasses goggles binoculars scissors pliers tongs tweezers pants
+    trousers jeans shorts leggings tights pajamas pyjamas overalls briefs panties boxers trunks
+    clothes stairs steps? news species series means headquarters barracks gallows
+    sheep deer fish moose bison aircraft offspring swine shrimp salmon trout cattle police
+    people? electronics athletics physics mathematics gymnastics politics economics
+    bus gas glass lens cactus octopus walrus canvas atlas iris chassis""".replace("?", "").split()
+)
+
+IRREGULAR_PLURALS = {
+    "children": "child",
+    "men": "man",
+    "women": "woman",
+    "people": "person",
+    "persons": "person",
+    "teeth": "tooth",
+    "feet": "foot",
+    "geese": "goose",
+    "mice": "mouse",
+    "lice": "louse",
+    "oxen": "ox",
+    "dice": "die",
+    "knives": "knife",
+    "wives": "wife",
+    "lives": "life",
+    "leaves": "leaf",
+    "loaves": "loaf",
+    "halves": "half",
+    "calves": "calf",
+    "wolves": "wolf",
+    "shelves": "shelf",
+    "scarves": "scarf",
+    "hooves": "hoof",
+    "elves": "elf",
+    "thieves": "thief",
+    "cacti": "cactus",
+    "fungi": "fungus",
+    "octopi": "octopus",
+    "buses": "bus",
+    "busses": "bus",
+    "lenses": "lens",
+    "glasses_": "glass",
+    "tomatoes": "tomato",
+    "potatoes": "potato",
+    "heroes": "hero",
+    "volcanoes": "volcano",
+    "criteria": "criterion",
+    "phenomena": "phenomenon",
+    "indices": "index",
+    "vertices": "vertex",
+    "matrices": "matrix",
+    "appendices": "appendix",
+    "axes": "axis",
+    "ladies": "lady",
+    "skies": "sky",
+    "babies": "baby",
+    "puppies": "puppy",
+    "kitties": "kitty",
+    "cookies": "cookie",
+    "bodies": "body",
+    "candies": "candy",
+    "horses": "horse",
+    "houses": "house",
+    "vases": "vase",
+    "bases": "base",
+    "cases": "case",
+    "surfboards": "surfboard",
+}
+
+
+@functools.lru_cache(maxsize=200_000)
+def _singular_word(word: str) -> str:
+    if word in KEEP_AS_IS:
+        return word
+    if word in IRREGULAR_PLURALS:
+        return IRREGULAR_PLURALS[word]
+    if not word.isalpha() or len(word) < 3 or not word.endswith("s") or word.endswith("ss"):
+        return word
+    from lemminflect import getLemma
+
+    lemmas = getLemma(word, upos="NOUN", lemmatize_oov=True)
+    return lemmas[0] if lemmas else word
+
+
+def singularize(noun: str) -> str:
+    """Singular form of a (possibly multi-word) noun; only the head word changes.
+
+    Example:
+        >>> singularize("children"), singularize("glasses"), singularize("tennis rackets")
+        ('child', 'glasses', 'tennis racket')
+    """
+    words = noun.split(" ")
+    if not words or not words[-1]:
+        return noun
+    words[-1] = _singular_word(words[-1])
+    return " ".join(words)
+
+
+def normalize_object(name: str) -> str:
+    """Canonical object name: lower case, trimmed, head word singularised."""
+    return singularize(normalize_name(name))
+
+
+def normalize_attribute(attribute: str) -> str:
+    """Canonical attribute: lower case and trimmed only (never lemmatised)."""
+    return normalize_name(attribute)
+
+
+@functools.lru_cache(maxsize=50_000)
+def lemmatize_verb(word: str) -> str:
+    """Base form of a verb ("standing" → "stand", "wears" → "wear"); other words unchanged."""
+    from lemminflect import getLemma
+
+    lower = word.lower()
+    lemmas = getLemma(lower, upos="VERB", lemmatize_oov=False)
+    return lemmas[0] if lemmas else lower
+
+
+# --------------------------------------------------------------------- WordNet
+
+
+def _names(synsets) -> tuple[str, ...]:
+    out = {lemma.name().replace("_", " ").lower() for s in synsets for lemma in s.lemmas()}
+    return tuple(sorted(out))
+
+
+def _synsets(word: str, pos: str | None, senses: int):
+    return wordnet().synsets(word.replace(" ", "_"), pos=pos)[:senses]
+
+
+@functools.lru_cache(maxsize=50_000)
+def antonyms(word: str, pos: str | None = None, senses: int = 2) -> tuple[str, ...]:
+    """WordNet antonyms of a word (direct, and through "similar to" for adjectives).
+
+    Example:
+        >>> "white" in antonyms("black", "a")
+        True
+    """
+    out: set[str] = set()
+    for synset in _synsets(word, pos, senses):
+        lemmas = list(synset.lemmas())
+        for similar in synset.similar_tos():
+            lemmas += similar.lemmas()
+        for lemma in lemmas:
+            out.update(a.name().replace("_", " ").lower() for a in lemma.antonyms())
+    out.discard(word.lower())
+    return tuple(sorted(out))
+
+
+@functools.lru_cache(maxsize=50_000)
+def hypernyms(word: str, pos: str | None = "n", senses: int = 1) -> tuple[str, ...]:
+    """Lemma names of the direct hypernyms of a word's most frequent sense(s) ("dog" → canine, …)."""
+    return _names(h for s in _synsets(word, pos, senses) for h in s.hypernyms())
+
+
+@functools.lru_cache(maxsize=50_000)
+def cohyponyms(word: str, pos: str | None = "n", senses: int = 1) -> tuple[str, ...]:
+    """Words sharing a grand-hypernym with ``word`` (co-hyponyms at depth 2).
+
+    For each hypernym ``h`` of the word's sense and each hypernym ``g`` of ``h``, the
+    grandchildren of ``g`` (hyponyms of hyponyms) are returned, without the word itself, its
+    own synonyms and its hypernyms ("dog" → wolf, fox, cat, … via carnivore).
+    """
+    own: set[str] = set()
+    out: set[str] = set()
+    for synset in _synsets(word, pos, senses):
+        own.update(_names([synset]))
+        for parent in synset.hypernyms():
+            own.update(_names([parent]))
+            for grand in parent.hypernyms():
+                for child in grand.hyponyms():
+                    out.update(_names(child.hyponyms()))
+    return tuple(sorted(out - own - {word.lower()}))
+
+
+def is_known(word: str, pos: str | None = None) -> bool:
+    """True when WordNet has the word (with that part of speech)."""
+    return bool(_synsets(word, pos, 1))

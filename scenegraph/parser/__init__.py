@@ -1,0 +1,94 @@
+"""Caption -> scene graph: rules over the spaCy dependency parse, written for caption language.
+
+Usage:
+    >>> parser = CaptionParser()                                   # doctest: +SKIP
+    >>> parser.parse(["two dogs sitting on a red couch"])[0].compounds()   # doctest: +SKIP
+    [Compound('attribute_object', ('2', 'dog')), Compound('attribute_object', ('red', 'couch')),
+     Compound('object_relationship_object', ('dog', 'sit on', 'couch'))]
+
+Objects and predicates are lemmatised ("dogs" -> "dog", "sitting on" -> "sit on");
+attributes are kept as written (lower case). The rules live in :mod:`.nouns` (objects,
+attributes, quantity phrases, compound nouns) and :mod:`.relations` (subjects, prepositions,
+verbs, possessives, copulas); their vocabulary in :mod:`.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from scenegraph.parser.nouns import find_nouns
+from scenegraph.parser.relations import (
+    copula_attributes,
+    direct_objects,
+    possessives,
+    prepositions,
+)
+from scenegraph.parser.rules import PARSER_VERSION, UNUSED_PIPES
+from scenegraph.parser.tokens import TokenView, view
+from scenegraph.types import Relationship, SceneGraph, SGObject
+
+__all__ = ["PARSER_VERSION", "CaptionParser", "parse_caption", "parse_view"]
+
+
+def parse_view(tv: TokenView) -> SceneGraph:
+    """Scene graph of one caption given as a :class:`TokenView`."""
+    nouns = find_nouns(tv)
+    for s, attribute in copula_attributes(tv, nouns):
+        nouns.nodes[s].add(attribute)
+    triples: list[tuple[int, str, int]] = []
+    seen: set[tuple[int, str, int]] = set()
+    for triple in direct_objects(tv, nouns) + prepositions(tv, nouns) + possessives(tv, nouns):
+        if triple not in seen and triple[0] != triple[2]:
+            seen.add(triple)
+            triples.append(triple)
+    order = sorted(nouns.nodes)
+    ids = {tok: k for k, tok in enumerate(order)}
+    objects = [
+        SGObject(ids[t], nouns.nodes[t].name, tuple(nouns.nodes[t].attributes)) for t in order
+    ]
+    rels = [Relationship(ids[s], p, ids[o]) for s, p, o in triples]
+    return SceneGraph(objects, rels)
+
+
+def parse_caption(doc: Any) -> SceneGraph:
+    """Scene graph of one caption parsed by spaCy (a ``Doc``)."""
+    return parse_view(view(doc))
+
+
+class CaptionParser:
+    """Batch caption parser: one spaCy pipeline, loaded once, without the pipes it never reads.
+
+    Args:
+        nlp: a loaded spaCy pipeline; ``None`` loads :func:`scenegraph.resources.load_spacy`
+            with :data:`rules.UNUSED_PIPES` excluded.
+        model: pipeline name or folder (when ``nlp`` is ``None``).
+    """
+
+    version = PARSER_VERSION
+
+    def __init__(self, nlp: Any = None, model: str | None = None) -> None:
+        if nlp is None:
+            from scenegraph.resources import load_spacy
+
+            nlp = load_spacy(model, exclude=UNUSED_PIPES)
+        self.nlp = nlp
+        self._disable = [p for p in nlp.pipe_names if p in UNUSED_PIPES]
+
+    @property
+    def model_version(self) -> str:
+        from scenegraph.resources import spacy_model_version
+
+        return spacy_model_version(self.nlp)
+
+    def iter_parse(self, texts: Iterable[str], batch_size: int = 256) -> Iterator[SceneGraph]:
+        """Parse captions lazily, in order."""
+        for doc in self.nlp.pipe(texts, batch_size=batch_size, disable=self._disable):
+            yield parse_caption(doc)
+
+    def parse(self, texts: Iterable[str], batch_size: int = 256) -> list[SceneGraph]:
+        """Parse captions; one scene graph per caption, in order."""
+        return list(self.iter_parse(texts, batch_size))
+
+    def parse_one(self, text: str) -> SceneGraph:
+        return self.parse([text])[0]

@@ -1,0 +1,199 @@
+"""Objects and their attributes: which tokens are scene objects, their names and modifiers.
+
+Rules, in order:
+
+1. **Candidates** are nouns (``NOUN``/``PROPN``), minus pronouns and placeholder nouns
+   (:data:`rules.NON_OBJECTS`). A caption-initial root that spaCy tags as a verb but that is
+   more often a noun ("building at the corner", "gravel in between tracks") counts as a noun.
+2. **Quantity phrases** ("a bunch of birds", "group of people"): the quantity noun
+   (:data:`rules.QUANTITY_NOUNS`) is not an object; it stands for the noun after "of"
+   (recorded in ``alias`` so relations attached to it reach the real object).
+3. **Relational nouns** in "on top of", "at the side of" are part of a preposition, not objects.
+4. **Compound nouns**: a run of ``compound`` modifiers merges with its head when WordNet knows
+   the result as one noun ("tennis racket", "bed spread"); otherwise the modifiers become
+   attributes ("stone blocks" -> (block, is, stone)).
+5. **Attributes**: adjectival modifiers (``amod``, with their conjuncts: "orange and black sign"),
+   joined with a preceding shade word or non-intensifying adverb ("dark green", "partly cloudy");
+   numbers (``nummod``) as digits ("two" -> "2", "one" is not a count).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from scenegraph.parser import rules, words
+from scenegraph.parser.tokens import TokenView
+
+NOUN_POS = frozenset({"NOUN", "PROPN"})
+ATTR_POS = frozenset({"ADJ", "VERB", "NOUN", "PROPN", "NUM", "ADV"})
+SHADES = frozenset({"dark", "light", "bright", "pale", "deep", "navy", "hot", "baby", "royal", "neon", "sky"})
+
+
+@dataclass
+class Node:
+    """An object being built: its head token, name and attributes in caption order."""
+
+    token: int
+    name: str
+    attributes: list[str] = field(default_factory=list)
+
+    def add(self, attribute: str) -> None:
+        if attribute and attribute not in self.attributes:
+            self.attributes.append(attribute)
+
+
+@dataclass
+class Nouns:
+    """The objects of one caption, indexed by head token, and quantity aliases."""
+
+    nodes: dict[int, Node]
+    alias: dict[int, int]
+    relational: set[int]
+
+
+@functools.lru_cache(maxsize=50_000)
+def _prefers_noun(word: str) -> bool:
+    """A verb-tagged caption opener that WordNet knows better as a noun ("building", "gravel")."""
+    wn = words._wordnet()
+    if wn is None:
+        return False
+    noun = sum(lem.count() for s in wn.synsets(word, pos="n") for lem in s.lemmas() if lem.name() == word)
+    lemma = words.verb_lemma(word)
+    verb = sum(lem.count() for s in wn.synsets(lemma, pos="v") for lem in s.lemmas() if lem.name() == lemma)
+    return bool(wn.synsets(word, pos="n")) and noun >= verb
+
+
+def is_candidate(tv: TokenView, i: int) -> bool:
+    """Whether token ``i`` can name an object (rule 1)."""
+    low = tv.lower[i]
+    if low in rules.NON_OBJECTS or not low[:1].isalpha():
+        return False
+    if tv.pos[i] in NOUN_POS:
+        return tv.dep[i] != "compound" or tv.pos[tv.head[i]] not in NOUN_POS
+    if tv.dep[i] == "ROOT" and i == 0 and tv.pos[i] == "VERB":
+        if tv.kids(i, "nsubj", "nsubjpass", "aux", "auxpass", "dobj"):
+            return False
+        return _prefers_noun(low)
+    return False
+
+
+def _of_object(tv: TokenView, i: int) -> int | None:
+    """The noun after "<i> of", if any."""
+    for p in tv.kids(i, "prep"):
+        if tv.lower[p] == "of":
+            for o in tv.kids(p, "pobj"):
+                return o
+    return None
+
+
+def _attribute_text(tv: TokenView, a: int) -> str:
+    """An adjective with its non-intensifying modifiers and hyphen parts ("partly cloudy")."""
+    start = a
+    for c in tv.children[a]:
+        if c < a and tv.dep[c] in ("advmod", "npadvmod", "amod", "compound", "punct"):
+            if tv.lower[c] in rules.INTENSIFIERS or tv.pos[c] in ("DET", "PRON"):
+                continue
+            if tv.dep[c] == "punct" and tv.lower[c] != "-":
+                continue
+            start = min(start, c)
+    text = tv.span_text(start, a)
+    return text.replace(" - ", "-").replace("- ", "-").replace(" -", "-")
+
+
+def _count(word: str) -> str | None:
+    if word in rules.NOT_COUNTS:
+        return None
+    if word.isdigit():
+        return word
+    return rules.NUMBER_WORDS.get(word)
+
+
+def _name_and_compound_attrs(tv: TokenView, i: int) -> tuple[str, list[str]]:
+    """Rule 4: merge compound modifiers that WordNet knows with the head; others are attributes."""
+    mods = {c for c in tv.kids(i, "compound") if c < i and tv.lower[c][:1].isalnum()}
+    run: list[int] = []
+    j = i - 1
+    while j in mods:
+        run.insert(0, j)
+        j -= 1
+    others = [tv.lower[m] for m in sorted(mods - set(run))]
+    head = tv.lower[i]
+    for k in range(len(run)):  # longest WordNet-known phrase wins
+        phrase = " ".join([*(tv.lower[m] for m in run[k:]), head])
+        lemma = words.object_lemma(phrase)
+        if words.is_compound_noun(lemma) or words.is_compound_noun(phrase):
+            return lemma, others + [tv.lower[m] for m in run[:k]]
+    return words.object_lemma(head), others + [tv.lower[m] for m in run]
+
+
+def find_nouns(tv: TokenView) -> Nouns:
+    """Objects, attributes and quantity aliases of one caption (rules 1-5)."""
+    nodes: dict[int, Node] = {}
+    alias: dict[int, int] = {}
+    relational: set[int] = set()
+    for i in range(len(tv)):
+        if not is_candidate(tv, i):
+            continue
+        low = tv.lower[i]
+        after_of = _of_object(tv, i)
+        if low in rules.QUANTITY_NOUNS and after_of is not None:
+            alias[i] = after_of
+            continue
+        if (
+            low in rules.RELATIONAL_NOUNS
+            and after_of is not None
+            and tv.dep[i] == "pobj"
+            and tv.pos[tv.head[i]] == "ADP"
+        ):
+            relational.add(i)
+            continue
+        name, compound_attrs = _name_and_compound_attrs(tv, i)
+        if not name:
+            continue
+        node = Node(i, name)
+        for c in tv.children[i]:
+            dep = tv.dep[c]
+            if dep == "nummod" or (dep == "amod" and tv.pos[c] == "NUM"):
+                count = _count(tv.lower[c])
+                if count:
+                    node.add(count)
+            elif dep == "amod" and tv.pos[c] in ATTR_POS:
+                for a in [c, *_conjuncts(tv, c)]:
+                    if tv.lower[a] not in rules.NON_ATTRIBUTES and tv.lower[a] not in SHADES:
+                        node.add(_attribute_text(tv, a))
+                    elif tv.lower[a] in SHADES and a + 1 < len(tv) and tv.head[a + 1] == i:
+                        continue
+                    elif tv.lower[a] in SHADES:
+                        node.add(tv.lower[a])
+        _join_shades(tv, i, node)
+        for attr in compound_attrs:
+            if _count(attr):
+                node.add(_count(attr) or "")
+            elif attr not in rules.NON_ATTRIBUTES:
+                node.add(attr)
+        nodes[i] = node
+    return Nouns(nodes, alias, relational)
+
+
+def _conjuncts(tv: TokenView, i: int) -> list[int]:
+    out: list[int] = []
+    stack = tv.kids(i, "conj")
+    while stack:
+        c = stack.pop(0)
+        out.append(c)
+        stack.extend(tv.kids(c, "conj"))
+    return out
+
+
+def _join_shades(tv: TokenView, i: int, node: Node) -> None:
+    """"dark green leaves": a shade word right before another modifier of the same noun joins it."""
+    for c in tv.children[i]:
+        if tv.lower[c] in SHADES and tv.dep[c] in ("amod", "compound", "advmod", "npadvmod"):
+            nxt = c + 1
+            if nxt < i and tv.head[nxt] == i and tv.dep[nxt] in ("amod", "compound"):
+                joined = f"{tv.lower[c]} {tv.lower[nxt]}"
+                if tv.lower[nxt] in node.attributes:
+                    node.attributes[node.attributes.index(tv.lower[nxt])] = joined
+                else:
+                    node.add(joined)

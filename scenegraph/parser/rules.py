@@ -1,0 +1,125 @@
+"""Data tables of the caption parser: every word list the rules consult, in one place.
+
+The rules themselves (in :mod:`scenegraph.parser.nouns` and :mod:`scenegraph.parser.relations`)
+are generic over spaCy's dependency labels; these tables hold the closed-class vocabulary of
+caption English that dependency labels alone cannot decide. They are general English (copulas,
+quantity nouns, multi-word prepositions), not words picked from any evaluation caption.
+Change behaviour by editing a table, not a rule.
+"""
+
+from __future__ import annotations
+
+#: Version of the rule set; written into seen-table manifests. Bump when output changes.
+PARSER_VERSION = "crepe-rules-1.0"
+
+#: Pipes the parser never reads: excluded when the model is loaded (speed).
+UNUSED_PIPES: tuple[str, ...] = ("ner", "entity_linker", "entity_ruler", "textcat", "senter")
+
+#: Verbs that link a subject to an attribute or a location ("the shirt is red", "X is on Y").
+COPULAS: frozenset[str] = frozenset({"be", "seem", "look", "appear", "become", "remain", "stay"})
+
+#: Copulas that only act as a copula with an adjective complement ("looks happy");
+#: with a preposition they keep their meaning ("looking at", "stay in").
+WEAK_COPULAS: frozenset[str] = frozenset({"seem", "look", "appear", "become", "remain", "stay"})
+
+#: "a <noun> of X": the noun only counts or groups X and is not an object of the scene.
+QUANTITY_NOUNS: frozenset[str] = frozenset(
+    """bunch group pair couple lot lots number set row rows line herd flock crowd stack pile
+    bits bit piece pieces handful collection variety array cluster series plenty dozen dozens
+    couple kind kinds sort type assortment bundle team swarm school fleet mass majority
+    few several most all some each both many amount""".split()
+)
+
+#: Quantity nouns that, with "of", still name a visible thing of their own
+#: (kept as an object: "a stack of plates" keeps "plates" only — listed here are exceptions).
+QUANTITY_KEEP: frozenset[str] = frozenset()
+
+#: Nouns that, between a preposition and "of", form a multi-word preposition:
+#: "on top of", "in front of", "at the side of" -> "on side of".
+RELATIONAL_NOUNS: frozenset[str] = frozenset(
+    """top front back side middle edge corner base bottom end center centre left right
+    rear inside outside underside surface tip foot head part""".split()
+)
+
+#: Canonical spelling of multi-word prepositions (after determiners are removed).
+PREPOSITION_ALIASES: dict[str, str] = {
+    "at top of": "on top of",
+    "in top of": "on top of",
+    "atop": "on top of",
+    "on the top of": "on top of",
+    "in between": "between",
+    "on front of": "in front of",
+    "at front of": "in front of",
+    "next": "next to",
+    "beside of": "beside",
+    "inside of": "inside",
+    "outside of": "outside",
+    "underneath": "under",
+    "beneath": "under",
+    "below": "under",
+    "on to": "onto",
+    "up on": "on",
+    "upon": "on",
+}
+
+#: Adverbs and adjectives that head a preposition to form a multi-word one ("next to",
+#: "close to", "out of", "away from", "ahead of", "on top of" is handled by RELATIONAL_NOUNS).
+PREP_HEADS: frozenset[str] = frozenset(
+    """next close out away ahead up down along across near because instead due""".split()
+)
+
+#: Particles kept in verb predicates ("pick up", "lie down" is dropped below).
+DROPPED_PARTICLES: frozenset[str] = frozenset({"down", "up", "out", "over", "off", "away", "around", "back"})
+
+#: Verbs that carry no relation of their own before a preposition ("is sitting" keeps "sit";
+#: these are skipped so "X is located on Y" -> "on").
+LIGHT_VERBS: frozenset[str] = frozenset({"be", "locate", "situate", "place", "position", "show", "see", "find", "picture"})
+
+#: Number words written as digits in attributes ("two dogs" -> (dog, is, 2)).
+#: "one"/"a" are not counts in caption English, so they give no attribute.
+NUMBER_WORDS: dict[str, str] = {
+    "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "dozen": "12", "both": "2", "twin": "2", "pair": "2",
+}
+NOT_COUNTS: frozenset[str] = frozenset({"one", "1", "a", "an"})
+
+#: Modifiers that add degree, not content: dropped from attributes ("very tall" -> "tall").
+INTENSIFIERS: frozenset[str] = frozenset(
+    """very really so too quite extremely rather somewhat pretty fairly slightly more most
+    less least much just also all even still not""".split()
+)
+
+#: Adjectives that are determiners in disguise: never attributes.
+NON_ATTRIBUTES: frozenset[str] = frozenset(
+    """other another same such many few several various certain own only main different
+    each every some any more most much several numerous multiple whole entire several
+    similar next""".split()
+)
+
+#: Pronouns and placeholder nouns that never become objects.
+NON_OBJECTS: frozenset[str] = frozenset(
+    """it its they them this that these those there here something anything one ones
+    other others thing things each image picture photo photograph view scene shot close-up
+    closeup color colour kind type who which what whom whose""".split()
+)
+
+#: Nouns that follow a clothing preposition: "man in a red shirt" -> (man, wear, shirt).
+#: Membership is decided by WordNet (hypernym in :data:`WEAR_HYPERNYMS`).
+WEAR_PREPOSITIONS: frozenset[str] = frozenset({"in", "with"})
+WEAR_HYPERNYMS: frozenset[str] = frozenset(
+    {"clothing.n.01", "headdress.n.01", "footwear.n.01", "footwear.n.02", "garment.n.01",
+     "glasses.n.01", "jewelry.n.01", "helmet.n.02", "apparel.n.01", "mask.n.04"}
+)
+WEAR_PREDICATE = "wear"
+
+#: Possession and part-whole ("the dog's tail", "the tail of the dog") -> (dog, have, tail).
+HAVE_PREDICATE = "have"
+
+#: Containers for "a <container> of X": X is in/on the container, not its part.
+CONTAINER_PREDICATES: dict[str, str] = {
+    "plate": "on", "tray": "on", "dish": "on", "platter": "on", "board": "on",
+    "glass": "in", "cup": "in", "bowl": "in", "box": "in", "bottle": "in", "jar": "in",
+    "basket": "in", "bag": "in", "bucket": "in", "mug": "in", "pot": "in", "vase": "in",
+    "carton": "in", "can": "in", "container": "in", "pan": "in", "bin": "in", "crate": "in",
+}

@@ -1,0 +1,97 @@
+"""Word-level normalisation for the parser: object lemmas, verb lemmas, WordNet tests.
+
+Uses :mod:`scenegraph.lexicon` (``normalize_object``, ``lemmatize_verb``) when it is importable
+and falls back to ``lemminflect`` otherwise. Every function is cached: captions repeat words,
+and the parser must cost little next to the spaCy pipeline itself.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from scenegraph.parser import rules
+
+
+def _fallback_object(name: str) -> str:
+    from lemminflect import getLemma
+
+    words = name.lower().split()
+    if not words:
+        return ""
+    lemma = getLemma(words[-1], upos="NOUN")
+    if lemma:
+        words[-1] = lemma[0]
+    return " ".join(words)
+
+
+def _fallback_verb(word: str) -> str:
+    from lemminflect import getLemma
+
+    lemma = getLemma(word.lower(), upos="VERB")
+    return lemma[0] if lemma else word.lower()
+
+
+def _resolve() -> tuple[Callable[[str], str], Callable[[str], str]]:
+    try:
+        from scenegraph import lexicon
+
+        return lexicon.normalize_object, lexicon.lemmatize_verb
+    except (ImportError, AttributeError):
+        return _fallback_object, _fallback_verb
+
+
+_OBJECT, _VERB = _resolve()
+
+
+@functools.lru_cache(maxsize=200_000)
+def object_lemma(text: str) -> str:
+    """Singular, lower-case object name ("Vases" -> "vase", "glasses" stays)."""
+    return _OBJECT(text.lower())
+
+
+@functools.lru_cache(maxsize=50_000)
+def verb_lemma(text: str) -> str:
+    """Base form of a verb ("standing" -> "stand", "lying" -> "lie")."""
+    return _VERB(text.lower())
+
+
+@functools.lru_cache(maxsize=1)
+def _wordnet():  # noqa: ANN202 - NLTK reader or None
+    try:
+        from scenegraph.resources import wordnet
+
+        return wordnet()
+    except Exception:  # noqa: BLE001 - WordNet optional: rules degrade gracefully
+        return None
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_compound_noun(words: str) -> bool:
+    """True when WordNet lists the words as one noun ("tennis racket", "parking lot")."""
+    wn = _wordnet()
+    if wn is None:
+        return False
+    key = words.replace(" ", "_")
+    return bool(wn.synsets(key, pos="n")) or bool(wn.synsets(key.replace("_", ""), pos="n"))
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_noun(word: str) -> bool:
+    """True when WordNet knows the word as a noun."""
+    wn = _wordnet()
+    return wn is not None and bool(wn.synsets(word, pos="n"))
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_wearable(noun: str) -> bool:
+    """True when the noun's first WordNet sense is a garment, headwear, footwear or glasses."""
+    wn = _wordnet()
+    if wn is None:
+        return False
+    for synset in wn.synsets(noun.replace(" ", "_"), pos="n")[:2]:
+        names = {s.name() for s in synset.closure(lambda s: s.hypernyms())}
+        names.add(synset.name())
+        if names & rules.WEAR_HYPERNYMS:
+            return True
+    return False

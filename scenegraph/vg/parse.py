@@ -1,0 +1,141 @@
+"""Turning Visual Genome JSON dicts into typed objects and relationships, counting every skip.
+
+Accepts the key spellings of VG v1.0, v1.2 and v1.4: object ids as ``object_id`` or ``id``;
+names as ``names`` (first one kept), ``name`` or ``object_names``; sizes as ``w``/``h`` or
+``width``/``height``; relationship ends as ``subject_id``/``object_id`` or embedded
+``subject``/``object`` dicts. Names, attributes and predicates go through
+:func:`scenegraph.types.normalize_name` (object lemmatisation is left to the builders).
+
+Box policy (needs the image size): a box partly outside its image is **clipped** to the image
+and kept (counted as ``object_box_clipped``); a box with no area inside the image is dropped
+with its object (``object_outside_image``); a box without positive width and height is dropped
+with its object (``object_degenerate_box``) even when the image size is unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scenegraph.provenance import DropLog
+from scenegraph.types import Box, Relationship, SGObject, normalize_name
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _first_str(values: Any) -> str | None:
+    if isinstance(values, str):
+        return values
+    if isinstance(values, list) and values and isinstance(values[0], str):
+        return values[0]
+    return None
+
+
+def object_id(d: Mapping[str, Any]) -> int | None:
+    """The object id of a VG object dict (``object_id`` or ``id``), or ``None``."""
+    oid = d.get("object_id", d.get("id"))
+    return oid if isinstance(oid, int) and not isinstance(oid, bool) else None
+
+
+def fit_box(
+    box: Box, size: tuple[int, int] | None, drops: DropLog, stage: str, where: str, what: str = "object"
+) -> Box | None:
+    """Apply the box policy of the module docstring; ``None`` means drop the record."""
+    if not (box.w > 0 and box.h > 0):
+        drops.drop(stage, f"{what}_degenerate_box", where)
+        return None
+    if size is None or box.inside(*size):
+        return box
+    clipped = box.clip(*size)
+    if not (clipped.w > 0 and clipped.h > 0):
+        drops.drop(stage, f"{what}_outside_image", where)
+        return None
+    drops.drop(stage, f"{what}_box_clipped", where)
+    return clipped
+
+
+def read_box(d: Mapping[str, Any]) -> Box | None:
+    """``Box`` from ``x, y, w, h`` (or ``width``/``height``) when all four are numbers."""
+    x, y = d.get("x"), d.get("y")
+    w, h = d.get("w", d.get("width")), d.get("h", d.get("height"))
+    if not (_is_number(x) and _is_number(y) and _is_number(w) and _is_number(h)):
+        return None
+    return Box(float(x), float(y), float(w), float(h))
+
+
+def normalize_attributes(values: Any, drops: DropLog, stage: str, where: str) -> tuple[str, ...]:
+    """Normalised, de-duplicated attribute strings; non-strings and empties are counted."""
+    if values is None:
+        return ()
+    if isinstance(values, str):
+        values = [values]
+    if not isinstance(values, list):
+        drops.drop(stage, "attribute_bad_list", where)
+        return ()
+    out: list[str] = []
+    for value in values:
+        if not isinstance(value, str):
+            drops.drop(stage, "attribute_not_a_string", where)
+            continue
+        norm = normalize_name(value)
+        if not norm:
+            drops.drop(stage, "attribute_empty", where)
+        elif norm not in out:
+            out.append(norm)
+    return tuple(out)
+
+
+def parse_object(
+    d: Any, size: tuple[int, int] | None, drops: DropLog, stage: str, where: str
+) -> SGObject | None:
+    """One VG object dict as an :class:`SGObject` (box fitted), or ``None`` after counting why."""
+    if not isinstance(d, dict):
+        drops.drop(stage, "object_not_an_object", where)
+        return None
+    oid = object_id(d)
+    if oid is None:
+        drops.drop(stage, "object_bad_id", where)
+        return None
+    where = f"{where} object {oid}"
+    raw = _first_str(d["names"]) if "names" in d else _first_str(d.get("name", d.get("object_names")))
+    if raw is None:
+        drops.drop(stage, "object_missing_name", where)
+        return None
+    name = normalize_name(raw)
+    if not name:
+        drops.drop(stage, "object_empty_name", where)
+        return None
+    box = read_box(d)
+    if box is None:
+        drops.drop(stage, "object_bad_box", where)
+        return None
+    box = fit_box(box, size, drops, stage, where)
+    if box is None:
+        return None
+    attrs = normalize_attributes(d.get("attributes"), drops, stage, where)
+    return SGObject(oid, name, attrs, box, _first_str(d.get("synsets")))
+
+
+def parse_relationship(d: Any, drops: DropLog, stage: str, where: str) -> Relationship | None:
+    """One VG relationship dict (ids or embedded ends) as a :class:`Relationship`, or ``None``."""
+    if not isinstance(d, dict):
+        drops.drop(stage, "relationship_not_an_object", where)
+        return None
+    subj = d.get("subject_id", d.get("subject"))
+    obj = d.get("object_id", d.get("object"))
+    subj = object_id(subj) if isinstance(subj, dict) else subj
+    obj = object_id(obj) if isinstance(obj, dict) else obj
+    if not (isinstance(subj, int) and isinstance(obj, int)) or isinstance(subj, bool) or isinstance(obj, bool):
+        drops.drop(stage, "relationship_bad_ids", where)
+        return None
+    predicate = d.get("predicate")
+    if not isinstance(predicate, str):
+        drops.drop(stage, "relationship_missing_predicate", where)
+        return None
+    predicate = normalize_name(predicate)
+    if not predicate:
+        drops.drop(stage, "relationship_empty_predicate", where)
+        return None
+    return Relationship(subj, predicate, obj, _first_str(d.get("synsets")))

@@ -1,0 +1,1 @@
+"""The `crepe` command line and the benchmark scripts."""

@@ -1,0 +1,97 @@
+"""`crepe demo`, `crepe build vg-regions` and `crepe doctor`."""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from cards.manifest import BuildManifest
+
+
+def _print_summary(built: list[tuple[str, Path, BuildManifest]], seconds: float) -> None:
+    click.echo(f"\nBuilt {len(built)} demo dataset(s) in {seconds:.1f} s:")
+    for name, folder, manifest in built:
+        click.echo(f"\n  {name}  ->  {folder}")
+        for config, splits in manifest.counts.items():
+            counts = ", ".join(f"{split}={n:,}" for split, n in splits.items())
+            click.echo(f"    {config:<12} {counts}")
+        dropped = manifest.drops.total()
+        if dropped:
+            click.echo(f"    dropped (by reason in {folder}/build_manifest.json): {dropped:,}")
+    if built:
+        name, folder, manifest = built[0]
+        config = next(iter(manifest.counts))
+        click.echo("\nLoad one (offline):")
+        click.echo("  from datasets import load_dataset")
+        click.echo(f'  ds = load_dataset("{folder}", "{config}")')
+
+
+def _demo_steps() -> list[tuple[str, Callable[[Path, Path, int], BuildManifest]]]:
+    """(name, build function) for every builder that has a demo; builders add theirs here."""
+    steps = [("crepe-vg-regions", _build_vg_regions_demo)]
+    for name, module, function in (
+        ("crepe-bindsplit", "builders.bindsplit.demo", "build_demo"),
+        ("crepe-productivity", "builders.productivity.demo", "build_demo"),
+    ):
+        try:
+            steps.append((name, getattr(importlib.import_module(module), function)))
+        except ImportError:
+            continue
+    return steps
+
+
+def _build_vg_regions_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
+    from builders.vg_regions import VGRegionsConfig, build_vg_regions
+
+    return build_vg_regions(VGRegionsConfig(inputs / "vg", out, images=inputs / "images"))
+
+
+@click.command()
+@click.option("--out", type=click.Path(path_type=Path), default=Path("out/demo"), show_default=True,
+              help="Folder for the demo inputs and datasets.")
+@click.option("--seed", type=int, default=0, show_default=True)
+def demo(out: Path, seed: int) -> None:
+    """Write the bundled demo inputs and build every dataset that has a demo."""
+    from builders.demo_data import write_demo_inputs
+
+    start = time.time()
+    inputs = write_demo_inputs(out / "inputs", seed=seed)
+    click.echo(f"Demo inputs (Visual Genome format, images, captions, ARO) written to {inputs}")
+    built = []
+    for name, step in _demo_steps():
+        click.echo(f"Building {name} ...")
+        folder = out / name
+        built.append((name, folder, step(inputs, folder, seed)))
+    _print_summary(built, time.time() - start)
+
+
+@click.command("vg-regions")
+@click.option("--vg", "vg_dir", type=click.Path(path_type=Path, exists=True, file_okay=False),
+              required=True, help="Visual Genome folder (region_descriptions.json, image_data.json).")
+@click.option("--images", type=click.Path(path_type=Path, exists=True, file_okay=False),
+              default=None, help="Image folder: embeds each region as a crop.")
+@click.option("--out", type=click.Path(path_type=Path), required=True)
+def vg_regions(vg_dir: Path, images: Path | None, out: Path) -> None:
+    """Build crepe-vg-regions: filtered Visual Genome region crops and their descriptions."""
+    from builders.vg_regions import VGRegionsConfig, build_vg_regions
+
+    start = time.time()
+    manifest = build_vg_regions(VGRegionsConfig(vg_dir, out, images=images))
+    _print_summary([("crepe-vg-regions", out, manifest)], time.time() - start)
+
+
+@click.command()
+def doctor() -> None:
+    """Check that the language resources (spaCy pipeline, WordNet) are installed."""
+    from scenegraph.resources import check
+
+    for line in check():
+        click.echo(line)
+
+
+COMMANDS = [demo, doctor]
+BUILD_COMMANDS = [vg_regions]

@@ -1,0 +1,119 @@
+"""The dataset writer: a folder that `datasets.load_dataset` opens offline, byte-stable."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from PIL import Image
+
+from builders.images import ImageCropper
+from builders.writer import write_dataset
+from cards.manifest import BuildManifest, read_manifest
+from cards.metadata import CardInfo, ConfigInfo, TaskSpec
+from scenegraph.errors import CrepeInputError
+
+
+def _manifest(seed: int = 0) -> BuildManifest:
+    manifest = BuildManifest(
+        dataset="toy",
+        version="1.0.0",
+        builder="tests",
+        card=CardInfo(pretty_name="Toy", summary="A toy dataset."),
+        configs={
+            "hn": ConfigInfo("hn", "hard negatives", TaskSpec("retrieval")),
+            "raw": ConfigInfo("raw", "pairs", TaskSpec("raw_retrieval", negatives_column=None)),
+        },
+        parameters={"k": 3},
+        seed=seed,
+    )
+    manifest.drops.drop("toy", "too_short", example="x")
+    return manifest
+
+
+def _tables():
+    hn = [
+        {"image_id": str(i), "image_file": "a.png", "bbox": [0.0, 0.0, 20.0, 10.0],
+         "caption": f"a red car {i}", "hard_negatives": [f"a blue car {i}", f"a red cat {i}"]}
+        for i in range(5)
+    ]
+    raw = [{"image_id": str(i), "image_file": "a.png", "bbox": None, "caption": f"c{i}"} for i in range(3)]
+    return {"hn": {"complexity_4": hn, "complexity_5": hn[:2]}, "raw": {"test": raw}}
+
+
+def test_folder_loads_offline_with_every_config(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    from datasets import load_dataset
+
+    out = write_dataset(tmp_path / "toy", _tables(), _manifest())
+    ds = load_dataset(str(out), "hn", cache_dir=str(tmp_path / "cache"))
+    assert set(ds) == {"complexity_4", "complexity_5"}
+    assert ds["complexity_4"][0]["hard_negatives"] == ["a blue car 0", "a red cat 0"]
+    raw = load_dataset(str(out), "raw", split="test", cache_dir=str(tmp_path / "cache"))
+    assert raw.num_rows == 3 and raw[0]["bbox"] is None
+
+
+def test_card_front_matter_and_manifest(tmp_path):
+    out = write_dataset(tmp_path / "toy", _tables(), _manifest())
+    text = (out / "README.md").read_text()
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert front["license"] == "cc-by-4.0"
+    assert front["size_categories"] == ["n<1K"]
+    assert front["configs"][0]["config_name"] == "hn"
+    assert front["configs"][0]["data_files"][0] == {"split": "complexity_4", "path": "data/hn/complexity_4-*.parquet"}
+    assert "too_short" in text and "A toy dataset." in text
+    manifest = json.loads((out / "build_manifest.json").read_text())
+    assert manifest["counts"] == {"hn": {"complexity_4": 5, "complexity_5": 2}, "raw": {"test": 3}}
+    assert manifest["drops"] == {"toy": {"too_short": 1}}
+    assert manifest["seed"] == 0 and manifest["tool_version"]
+    assert "pyarrow" in manifest["libraries"]
+    assert read_manifest(out).configs["hn"].task.type == "retrieval"
+    assert (out / "data" / "hn" / "complexity_4-00000-of-00001.parquet").exists()
+
+
+def test_identical_inputs_give_identical_parquet_bytes(tmp_path):
+    a = write_dataset(tmp_path / "a", _tables(), _manifest())
+    b = write_dataset(tmp_path / "b", _tables(), _manifest())
+    files = sorted(p.relative_to(a) for p in (a / "data").rglob("*.parquet"))
+    assert files
+    for rel in files:
+        assert (a / rel).read_bytes() == (b / rel).read_bytes()
+
+
+def test_shards_and_rebuild_replaces_folder(tmp_path):
+    out = write_dataset(tmp_path / "toy", _tables(), _manifest(), rows_per_shard=2)
+    assert len(list((out / "data" / "hn").glob("complexity_4-*-of-00003.parquet"))) == 3
+    write_dataset(tmp_path / "toy", {"raw": _tables()["raw"]}, _manifest())
+    assert not (out / "data" / "hn").exists()
+
+
+def test_images_are_embedded_as_crops_and_failures_counted(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    from datasets import load_dataset
+
+    images = tmp_path / "images"
+    images.mkdir()
+    Image.new("RGB", (40, 30), (200, 0, 0)).save(images / "a.png")
+    tables = _tables()
+    tables["hn"]["complexity_5"][1] = {**tables["hn"]["complexity_5"][1], "image_file": "missing.png"}
+    manifest = _manifest()
+    out = write_dataset(tmp_path / "toy", tables, manifest, images=ImageCropper(images, manifest.drops))
+    ds = load_dataset(str(out), "hn", split="complexity_4", cache_dir=str(tmp_path / "cache"))
+    assert ds[0]["image"].size == (20, 10)
+    assert ds[0]["image"].getpixel((5, 5)) == (200, 0, 0)
+    saved = json.loads((out / "build_manifest.json").read_text())
+    assert saved["drops"]["images"] == {"missing_image": 1}
+    assert saved["counts"]["hn"]["complexity_5"] == 1
+
+
+def test_nothing_to_write_is_a_clear_error(tmp_path):
+    with pytest.raises(CrepeInputError, match="nothing to write"):
+        write_dataset(tmp_path / "x", {"hn": {"test": []}}, _manifest())
+    assert not (tmp_path / "x").exists()
+
+
+def test_missing_image_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(CrepeInputError, match="does not exist"):
+        ImageCropper(tmp_path / "nope")

@@ -1,0 +1,56 @@
+"""The lexicon on real words (WordNet 3.0 and lemminflect data)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenegraph import lexicon
+
+
+@pytest.mark.parametrize(
+    ("plural", "singular"),
+    [
+        ("children", "child"),
+        ("teeth", "tooth"),
+        ("geese", "goose"),
+        ("dogs", "dog"),
+        ("boxes", "box"),
+        ("buses", "bus"),
+        ("leaves", "leaf"),
+        ("tennis rackets", "tennis racket"),
+        ("glasses", "glasses"),
+        ("scissors", "scissors"),
+        ("pants", "pants"),
+        ("jeans", "jeans"),
+        ("grass", "grass"),
+        ("sheep", "sheep"),
+    ],
+)
+def test_singularize(plural, singular):
+    assert lexicon.singularize(plural) == singular
+
+
+def test_objects_are_normalised_attributes_only_trimmed():
+    assert lexicon.normalize_object("  Children ") == "child"
+    assert lexicon.normalize_attribute(" Smiling ") == "smiling"
+
+
+def test_verbs_are_lemmatised():
+    assert lexicon.lemmatize_verb("standing") == "stand"
+    assert lexicon.lemmatize_verb("wears") == "wear"
+
+
+def test_wordnet_antonyms_hypernyms_cohyponyms():
+    assert "white" in lexicon.antonyms("black", "a")
+    assert "closed" in lexicon.antonyms("open", "a")
+    assert "canine" in lexicon.hypernyms("dog")
+    cohyponyms = lexicon.cohyponyms("dog")
+    assert "wolf" in cohyponyms and "dog" not in cohyponyms
+    assert lexicon.is_known("umbrella", "n")
+    assert not lexicon.is_known("qwzxv")
+
+
+def test_results_are_cached_and_sorted():
+    first = lexicon.cohyponyms("cat")
+    assert first is lexicon.cohyponyms("cat")
+    assert list(first) == sorted(first)
