@@ -7,6 +7,7 @@ mangled caption would later parse into wrong atoms.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,5 +79,8 @@ def csv_header(path: Path, delimiter: str = ",") -> list[str]:
         return next(csv.reader(handle, delimiter=delimiter), [])
 
 
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
 def _has_surrogates(text: str) -> bool:
-    return any("\udc80" <= ch <= "\udcff" for ch in text)
+    return _SURROGATE.search(text) is not None

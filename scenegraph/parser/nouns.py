@@ -87,7 +87,7 @@ def _of_object(tv: TokenView, i: int) -> int | None:
     return None
 
 
-def _attribute_text(tv: TokenView, a: int) -> str:
+def attribute_text(tv: TokenView, a: int) -> str:
     """An adjective with its non-intensifying modifiers and hyphen parts ("partly cloudy")."""
     start = a
     for c in tv.children[a]:
@@ -98,7 +98,11 @@ def _attribute_text(tv: TokenView, a: int) -> str:
                 continue
             start = min(start, c)
     text = tv.span_text(start, a)
-    return text.replace(" - ", "-").replace("- ", "-").replace(" -", "-")
+    text = text.replace(" - ", "-").replace("- ", "-").replace(" -", "-")
+    head, _, last = text.rpartition(" ")
+    if head and last in rules.COLOR_SUFFIXES:  # "red colored" -> "red"
+        text = head
+    return rules.ATTRIBUTE_SPELLING.get(text, text)
 
 
 def _count(word: str) -> str | None:
@@ -109,22 +113,45 @@ def _count(word: str) -> str | None:
     return rules.NUMBER_WORDS.get(word)
 
 
-def _name_and_compound_attrs(tv: TokenView, i: int) -> tuple[str, list[str]]:
-    """Rule 4: merge compound modifiers that WordNet knows with the head; others are attributes."""
-    mods = {c for c in tv.kids(i, "compound") if c < i and tv.lower[c][:1].isalnum()}
+def _compound_mods(tv: TokenView, i: int) -> list[int]:
+    """Compound modifiers of ``i``, nested ones included ("metal wire screen"), and hyphens."""
+    out: list[int] = []
+    stack = [i]
+    while stack:
+        h = stack.pop()
+        for c in tv.children[h]:
+            if c < h and (
+                tv.dep[c] == "compound"
+                or (tv.dep[c] == "punct" and tv.lower[c] == "-" and not tv.space[c] and not tv.space[c - 1])
+            ):
+                out.append(c)
+                stack.append(c)
+    return sorted(out)
+
+
+def _name_and_compound_attrs(tv: TokenView, i: int) -> tuple[str, list[int]]:
+    """Rule 4: merge compound modifiers that WordNet knows with the head; others are attributes.
+
+    Returns the object name and the modifier tokens left over as attributes.
+    """
+    mods = set(_compound_mods(tv, i))
     run: list[int] = []
     j = i - 1
     while j in mods:
         run.insert(0, j)
         j -= 1
-    others = [tv.lower[m] for m in sorted(mods - set(run))]
-    head = tv.lower[i]
-    for k in range(len(run)):  # longest WordNet-known phrase wins
-        phrase = " ".join([*(tv.lower[m] for m in run[k:]), head])
+    while run and tv.lower[run[0]] == "-":
+        run.pop(0)
+    others = sorted(m for m in mods - set(run) if tv.lower[m][:1].isalnum())
+    for k in range(len(run)):  # longest WordNet-known (or hyphenated) phrase wins
+        if tv.lower[run[k]] == "-":
+            continue
+        phrase = tv.span_text(run[k], i)
+        hyphenated = "-" in tv.span_text(run[-1], i)
         lemma = words.object_lemma(phrase)
-        if words.is_compound_noun(lemma) or words.is_compound_noun(phrase):
-            return lemma, others + [tv.lower[m] for m in run[:k]]
-    return words.object_lemma(head), others + [tv.lower[m] for m in run]
+        if hyphenated or words.is_compound_noun(lemma) or words.is_compound_noun(phrase):
+            return lemma, others + [m for m in run[:k] if tv.lower[m] != "-"]
+    return words.object_lemma(tv.lower[i]), others + [m for m in run if tv.lower[m] != "-"]
 
 
 def find_nouns(tv: TokenView) -> Nouns:
@@ -153,27 +180,39 @@ def find_nouns(tv: TokenView) -> Nouns:
             continue
         node = Node(i, name)
         for c in tv.children[i]:
-            dep = tv.dep[c]
-            if dep == "nummod" or (dep == "amod" and tv.pos[c] == "NUM"):
-                count = _count(tv.lower[c])
-                if count:
-                    node.add(count)
-            elif dep == "amod" and tv.pos[c] in ATTR_POS:
-                for a in [c, *_conjuncts(tv, c)]:
-                    if tv.lower[a] not in rules.NON_ATTRIBUTES and tv.lower[a] not in SHADES:
-                        node.add(_attribute_text(tv, a))
-                    elif tv.lower[a] in SHADES and a + 1 < len(tv) and tv.head[a + 1] == i:
-                        continue
-                    elif tv.lower[a] in SHADES:
-                        node.add(tv.lower[a])
+            _add_modifier(tv, c, i, node)
         _join_shades(tv, i, node)
-        for attr in compound_attrs:
+        for m in compound_attrs:
+            attr = tv.lower[m]
             if _count(attr):
                 node.add(_count(attr) or "")
-            elif attr not in rules.NON_ATTRIBUTES:
-                node.add(attr)
+            elif attr not in rules.NON_ATTRIBUTES and _keep_compound_attribute(attr):
+                node.add(rules.ATTRIBUTE_SPELLING.get(attr, attr))
+        for m in _compound_mods(tv, i):  # "green park bench": modifiers of the modifiers
+            for c in tv.kids(m, "amod", "nummod"):
+                _add_modifier(tv, c, i, node)
         nodes[i] = node
     return Nouns(nodes, alias, relational)
+
+
+def _add_modifier(tv: TokenView, c: int, i: int, node: Node) -> None:
+    """Rule 5 for one child ``c`` of noun ``i``: a count or adjectival attribute."""
+    dep = tv.dep[c]
+    if dep == "nummod" or (dep == "amod" and tv.pos[c] == "NUM"):
+        count = _count(tv.lower[c])
+        if count:
+            node.add(count)
+    elif dep == "amod" and tv.pos[c] in ATTR_POS:
+        for a in [c, *_conjuncts(tv, c)]:
+            low = tv.lower[a]
+            if low in SHADES and a + 1 < len(tv) and tv.head[a + 1] == i:
+                continue  # joined with the next modifier by _join_shades
+            if low not in rules.NON_ATTRIBUTES:
+                node.add(attribute_text(tv, a))
+
+
+def _keep_compound_attribute(word: str) -> bool:
+    return True
 
 
 def _conjuncts(tv: TokenView, i: int) -> list[int]:

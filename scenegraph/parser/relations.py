@@ -25,7 +25,7 @@ Rules:
 from __future__ import annotations
 
 from scenegraph.parser import rules, words
-from scenegraph.parser.nouns import Nouns, _attribute_text, _conjuncts
+from scenegraph.parser.nouns import Nouns, attribute_text, _conjuncts
 from scenegraph.parser.tokens import TokenView
 
 Triple = tuple[int, str, int]
@@ -186,5 +186,5 @@ def copula_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
         for s in subjects(tv, nouns, v):
             for adj in [a, *_conjuncts(tv, a)]:
                 if tv.lower[adj] not in rules.NON_ATTRIBUTES:
-                    out.append((s, _attribute_text(tv, adj)))
+                    out.append((s, attribute_text(tv, adj)))
     return out

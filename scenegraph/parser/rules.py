@@ -123,3 +123,9 @@ CONTAINER_PREDICATES: dict[str, str] = {
     "basket": "in", "bag": "in", "bucket": "in", "mug": "in", "pot": "in", "vase": "in",
     "carton": "in", "can": "in", "container": "in", "pan": "in", "bin": "in", "crate": "in",
 }
+
+#: Trailing words dropped from attributes: "red colored walls" -> (wall, is, red).
+COLOR_SUFFIXES: frozenset[str] = frozenset({"colored", "coloured", "color", "colour", "toned"})
+
+#: Noun modifiers written as the adjective of the material: "wood table" -> (table, is, wooden).
+ATTRIBUTE_SPELLING: dict[str, str] = {"wood": "wooden", "gold": "golden"}

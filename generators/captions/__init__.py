@@ -1,0 +1,94 @@
+"""Caption writers for scene-graph subgraphs: templates and LLMs (SPEC §3.3).
+
+Every writer has the same interface, ``write(graphs) -> list[result]`` where each result has
+``caption`` (``str`` or ``None`` when rejected) and ``reason`` (a snake_case drop reason or
+``None``): :class:`generators.captions.template.TemplateCaptionWriter` and
+:class:`generators.captions.llm.LLMCaptionWriter`.
+
+Hard negatives are written by the *same* writer as their positive, from a modified graph.
+Atom-level negation is carried inside the graph: an atom whose text starts with
+:data:`NEGATION_PREFIX` ("not ") is negated (attribute "not yellow", relationship "not on",
+object "not vase"). Caption-level negation ("there is no …") is a text operation on the
+writer's own caption (:func:`negate_caption_text`). :func:`match_format` gives any text the
+case, spacing and final punctuation of a reference caption, so that no formatting feature tells
+a positive from its negatives.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from scenegraph.types import SceneGraph
+
+NEGATION_PREFIX = "not "
+CAPTION_NEGATION = "there is no "
+_ARTICLE = re.compile(r"^(a|an|the)\s+", re.IGNORECASE)
+_FINAL_PUNCT = ".!?"
+
+
+@dataclass(frozen=True)
+class WrittenCaption:
+    """A writer's result for one graph: the caption, or ``None`` with a drop reason."""
+
+    caption: str | None
+    reason: str | None = None
+
+
+class CaptionWriter(Protocol):
+    """What the builders need from a caption writer."""
+
+    def write(self, graphs: list[SceneGraph]) -> list[Any]:
+        """One result (with ``caption`` and ``reason``) per graph, in order."""
+        ...
+
+
+def is_negated(text: str) -> bool:
+    """True for an atom text carrying the negation prefix ("not yellow")."""
+    return text.startswith(NEGATION_PREFIX)
+
+
+def write_texts(writer: CaptionWriter, graphs: Sequence[SceneGraph]) -> list[tuple[str | None, str | None]]:
+    """``(caption, reason)`` per graph from any writer (template or LLM)."""
+    if not graphs:
+        return []
+    results = writer.write(list(graphs))
+    return [(getattr(r, "caption", None), getattr(r, "reason", None)) for r in results]
+
+
+def match_format(text: str, reference: str) -> str:
+    """``text`` with the formatting of ``reference``.
+
+    Copies: single spacing and no surrounding whitespace; the case of the first letter; the
+    final punctuation mark (or its absence).
+
+    Example:
+        >>> match_format("there is no dog  on grass", "A dog on grass.")
+        'There is no dog on grass.'
+    """
+    body = " ".join(text.split()).rstrip(_FINAL_PUNCT).rstrip()
+    ref = reference.strip()
+    if body and ref:
+        if ref[0].isupper():
+            body = body[0].upper() + body[1:]
+        elif ref[0].islower():
+            body = body[0].lower() + body[1:]
+    if ref and ref[-1] in _FINAL_PUNCT:
+        body += ref[-1]
+    return body
+
+
+def negate_caption_text(caption: str) -> str:
+    """Caption-level negation: "there is no …" before the caption (its leading article removed).
+
+    Example:
+        >>> negate_caption_text("a tall boy on green grass")
+        'there is no tall boy on green grass'
+    """
+    body = _ARTICLE.sub("", caption.strip(), count=1)
+    first = body.split(" ", 1)[0] if body else ""
+    if body and not (first.isupper() and len(first) > 1):
+        body = body[0].lower() + body[1:]
+    return match_format(CAPTION_NEGATION + body, caption)

@@ -1,0 +1,66 @@
+"""Does a caption mention every atom of its graph? (SPEC §3.3: "reject generations that omit
+any atom"). Shared by the template and the LLM writers and by the dataset validators.
+
+Matching rules (chosen here; the paper does not define "mention"):
+
+* Captions and atoms are compared as lower-case word sequences; an atom is covered when its
+  words occur in order and adjacent among the caption's words.
+* A caption word also matches through its singular form ("trees" covers "tree") and its verb
+  lemma ("wears" covers "wearing").
+* Articles ("a", "an", "the") in the caption are skipped while matching, so "not a boy" covers
+  the negated object "not boy" and "on the top of" covers "on top of".
+* A negated atom ("not yellow") needs its words, negation included, in that order.
+* Repeated names need only one mention ("two windows" covers window1 and window2): counting
+  duplicates would reject fluent captions that use numbers or plurals.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from scenegraph.lexicon import lemmatize_verb, singularize
+from scenegraph.types import Atom, SceneGraph
+
+_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+ARTICLES = frozenset({"a", "an", "the"})
+
+
+@functools.lru_cache(maxsize=100_000)
+def _forms(word: str) -> frozenset[str]:
+    return frozenset({word, singularize(word), lemmatize_verb(word)})
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words of a text (hyphenated and apostrophe words kept whole)."""
+    return _WORD.findall(text.lower())
+
+
+def _covered(atom_words: list[str], caption_forms: list[frozenset[str]]) -> bool:
+    wanted = [_forms(w) for w in atom_words if w not in ARTICLES] or [_forms(atom_words[0])]
+    span = len(wanted)
+    for start in range(len(caption_forms) - span + 1):
+        if all(wanted[k] & caption_forms[start + k] for k in range(span)):
+            return True
+    return False
+
+
+def missing_atoms(caption: str, graph: SceneGraph) -> list[Atom]:
+    """The atoms of ``graph`` that ``caption`` does not mention, in graph order (no repeats).
+
+    Example:
+        >>> from scenegraph.types import SceneGraph, SGObject, Relationship
+        >>> g = SceneGraph([SGObject(0, "boy", ("tall",)), SGObject(1, "grass")],
+        ...                [Relationship(0, "on", 1)])
+        >>> missing_atoms("tall boy on grass", g), missing_atoms("boy on grass", g)
+        ([], [Atom(type='attribute', text='tall')])
+    """
+    caption_forms = [_forms(w) for w in words(caption) if w not in ARTICLES]
+    out: list[Atom] = []
+    for atom in graph.atoms():
+        if atom in out:
+            continue
+        atom_words = words(atom.text)
+        if atom_words and not _covered(atom_words, caption_forms):
+            out.append(atom)
+    return out
