@@ -6,6 +6,9 @@ Layout of a dataset folder (what ``load_dataset(folder, config)`` opens, offline
     build_manifest.json                          provenance (see :mod:`cards.manifest`)
     data/<config>/<split>-00000-of-00001.parquet one or more shards per split
 
+A split with no rows is counted (0) in the manifest but has no file and is not declared in
+the card, since ``datasets`` cannot load an empty parquet split.
+
 Identical rows (in the same order) give identical parquet bytes: the schema comes from the
 ``datasets`` features, parquet settings are fixed, and no timestamps are written into the data.
 """
@@ -107,8 +110,12 @@ def write_dataset(
             folder.mkdir(parents=True, exist_ok=True)
             counts[config] = {}
             for split, rows in splits.items():
-                counts[config][split] = _write_split(
-                    folder, split, rows, config_features.arrow_schema, rows_per_shard
+                # An empty split stays in the counts (as 0) but gets no file: `datasets`
+                # cannot load an empty parquet split, and the card declares only real ones.
+                counts[config][split] = (
+                    _write_split(folder, split, rows, config_features.arrow_schema, rows_per_shard)
+                    if rows
+                    else 0
                 )
         manifest.counts = counts
         manifest.wall_time_s = round(time.time() - manifest.started_at, 3)

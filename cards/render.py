@@ -32,14 +32,12 @@ def front_matter(manifest: BuildManifest) -> dict:
     """The README YAML: licence, task categories, size category and ``configs:``."""
     total = sum(n for splits in manifest.counts.values() for n in splits.values())
     configs = []
-    for i, (name, splits) in enumerate(manifest.counts.items()):
-        entry = {
-            "config_name": name,
-            "data_files": [{"split": s, "path": f"data/{name}/{s}-*.parquet"} for s in splits],
-        }
-        if i == 0:
-            entry["default"] = True
-        configs.append(entry)
+    for name, splits in manifest.counts.items():
+        files = [{"split": s, "path": f"data/{name}/{s}-*.parquet"} for s, n in splits.items() if n]
+        if files:
+            configs.append({"config_name": name, "data_files": files})
+    if configs:
+        configs[0]["default"] = True
     return {
         "pretty_name": manifest.card.pretty_name,
         "license": manifest.card.license,
@@ -56,8 +54,9 @@ def render_card(manifest: BuildManifest, repo: str | None = None) -> str:
         loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined, keep_trailing_newline=True
     )
     configs = [(name, manifest.configs[name]) for name in manifest.counts if name in manifest.configs]
-    first_config = next(iter(manifest.counts), "default")
-    first_split = next(iter(manifest.counts.get(first_config, {})), None)
+    declared = {n: [s for s, k in splits.items() if k] for n, splits in manifest.counts.items()}
+    first_config = next((n for n, s in declared.items() if s), "default")
+    first_split = next(iter(declared.get(first_config, [])), None)
     summary_items = [
         (k, json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v)
         for k, v in manifest.summary.items()

@@ -60,7 +60,9 @@ def strict_ranks(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return 1 + above.sum(axis=1) + ties, ties, 1 + valid.sum(axis=1)
 
 
-def _rank_metrics(rank: np.ndarray, ties: np.ndarray, size: np.ndarray, prefix: str = "") -> dict[str, float]:
+def _rank_metrics(
+    rank: np.ndarray, ties: np.ndarray, size: np.ndarray, prefix: str = ""
+) -> dict[str, float]:
     n = len(rank)
     if n == 0:
         return {f"{prefix}n": 0.0}
@@ -93,7 +95,9 @@ def binary_metrics(scores: np.ndarray) -> MetricResult:
         "chance_accuracy": 0.5,
         "n": float(len(correct)),
     }
-    return MetricResult(metrics, {"correct": correct, "ties": ties.astype(np.int64)}, main="accuracy")
+    return MetricResult(
+        metrics, {"correct": correct, "ties": ties.astype(np.int64)}, main="accuracy"
+    )
 
 
 def group_metrics(scores: np.ndarray) -> MetricResult:
@@ -170,8 +174,11 @@ def raw_retrieval_metrics(
         eye = np.eye(len(fold), dtype=bool)
         same_text = (text_keys[fold][:, None] == text_keys[fold][None, :]) & ~eye
         same_image = (image_keys[fold][:, None] == image_keys[fold][None, :]) & ~eye
-        for out, values in ((i2t, _fold_ranks(sim, same_text)), (t2i, _fold_ranks(sim.T, same_image))):
-            for arr, v in zip(out, values):
+        for out, values in (
+            (i2t, _fold_ranks(sim, same_text)),
+            (t2i, _fold_ranks(sim.T, same_image)),
+        ):
+            for arr, v in zip(out, values, strict=True):
                 arr[fold] = v
     metrics = {**_rank_metrics(*i2t, prefix="i2t_"), **_rank_metrics(*t2i, prefix="t2i_")}
     metrics.update({"folds": float(k), "set_size": float(set_size), "n": float(n)})

@@ -116,7 +116,7 @@ def pairwise_tests(correct: Mapping[str, np.ndarray]) -> list[PairTest]:
     names = sorted(correct)
     tests = [mcnemar_midp(a, correct[a], b, correct[b]) for a, b in combinations(names, 2)]
     q = benjamini_hochberg([t.p for t in tests])
-    return [PairTest(**{**asdict(t), "q": float(qi)}) for t, qi in zip(tests, q)]
+    return [PairTest(**{**asdict(t), "q": float(qi)}) for t, qi in zip(tests, q, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,9 @@ class Flip:
         return {**asdict(self), "p_flip": self.p_flip}
 
 
-def rank_flips(split_1: Sequence[PairTest], split_2: Sequence[PairTest], q: float = 0.05) -> list[Flip]:
+def rank_flips(
+    split_1: Sequence[PairTest], split_2: Sequence[PairTest], q: float = 0.05
+) -> list[Flip]:
     """Model pairs whose lead is significant on both splits with opposite signs."""
     second = {(t.model_a, t.model_b): t for t in split_2}
     flips = []

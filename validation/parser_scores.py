@@ -14,8 +14,9 @@ Normalisations, applied identically to gold and prediction (and to any peer pars
    removed (:func:`scenegraph.types.normalize_name`); hyphens become spaces
    ("heart-shaped" = "heart shaped").
 2. Object names: the last word singularised (:func:`scenegraph.parser.words.object_lemma`:
-   "boats" = "boat", keep-as-is words such as "glasses" unchanged). FACTUAL writes plural names;
-   parsers of this project write singular ones.
+   "boats" = "boat", keep-as-is words such as "glasses" unchanged; FACTUAL writes plural names,
+   parsers of this project write singular ones), then inner spaces removed, so that spelling
+   variants of one compound match ("cell phone" = "cellphone", "wet suit" = "wetsuit").
 3. Attributes: number words written as digits ("two" = "2"); otherwise never lemmatised
    ("smiling" stays "smiling").
 4. Predicates: articles removed ("at the left of" = "at left of"); the first word lemmatised as a
@@ -48,7 +49,7 @@ def norm_text(text: str) -> str:
 
 def norm_object(name: str) -> str:
     """Rules 1-2."""
-    return words.object_lemma(norm_text(name))
+    return words.object_lemma(norm_text(name)).replace(" ", "")
 
 
 def norm_attribute(attr: str) -> str:

@@ -30,7 +30,8 @@ ID_COLUMNS = ("id", "sample_id")
 META_COLUMNS = ("category", "type", "subtype")
 
 
-def _rows_of_file(path: Path) -> list[dict[str, Any]]:
+def rows_of_file(path: Path, columns: set[str] | None = None) -> list[dict[str, Any]]:
+    """Rows of one ``.csv``/``.tsv``/``.parquet``/``.jsonl`` file (parquet: only ``columns`` when given)."""
     suffix = path.suffix.lower()
     if suffix in {".csv", ".tsv"}:
         import csv
@@ -41,9 +42,9 @@ def _rows_of_file(path: Path) -> list[dict[str, Any]]:
         import pyarrow.parquet as pq
 
         names = pq.read_schema(path).names
-        wanted = {c for group in (*CAPTION_COLUMNS, *IMAGE_COLUMNS) for c in group}
-        wanted |= set(ID_COLUMNS) | set(META_COLUMNS)
-        return pq.read_table(path, columns=[c for c in names if c in wanted]).to_pylist()
+        return pq.read_table(
+            path, columns=[c for c in names if columns is None or c in columns]
+        ).to_pylist()
     if suffix in {".jsonl", ".json"}:
         lines = path.read_text(encoding="utf-8").splitlines()
         return [json.loads(line) for line in lines if line.strip()]
@@ -55,8 +56,10 @@ def _rows_of_file(path: Path) -> list[dict[str, Any]]:
 def read_rows(path: str | Path) -> list[dict[str, Any]]:
     """All rows of a 2×2 table file or folder (see the module docstring)."""
     p = Path(path)
+    wanted = {c for group in (*CAPTION_COLUMNS, *IMAGE_COLUMNS) for c in group}
+    wanted |= set(ID_COLUMNS) | set(META_COLUMNS)
     if p.is_file():
-        return _rows_of_file(p)
+        return rows_of_file(p, wanted)
     if not p.is_dir():
         raise CrepeInputError(f"2x2 table {p} does not exist; give a table file or its folder.")
     if (p / "dataset_dict.json").is_file() or (p / "dataset_info.json").is_file():
@@ -72,7 +75,7 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
         raise CrepeInputError(
             f"folder {p} holds no parquet shards and no datasets.save_to_disk output."
         )
-    return [row for shard in shards for row in _rows_of_file(shard)]
+    return [row for shard in shards for row in rows_of_file(shard, wanted)]
 
 
 def _first(row: dict[str, Any], names: tuple[str, ...]) -> Any:

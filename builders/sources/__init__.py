@@ -1,1 +1,32 @@
-"""builders/sources."""
+"""Readers of training corpora and existing benchmarks, yielding typed records.
+
+Corpora (:func:`iter_corpus` with a ``KIND:PATH`` spec) give :class:`CaptionRecord`; benchmark
+readers give :class:`PairSample` (ARO, SugarCrepe, CREPE's release, NegCLIP) or
+:class:`GroupSample` (BiVLC). Every skipped record is counted in a
+:class:`~scenegraph.provenance.DropLog` with its reason. Visual Genome readers live in
+:mod:`scenegraph.visual_genome`.
+"""
+
+from __future__ import annotations
+
+from builders.sources.aro import read_aro_attribution, read_aro_relation
+from builders.sources.bivlc import read_bivlc
+from builders.sources.corpus import corpus_files, iter_corpus
+from builders.sources.crepe_release import read_crepe_release
+from builders.sources.negclip import read_negclip
+from builders.sources.records import CaptionRecord, GroupSample, PairSample
+from builders.sources.sugarcrepe import read_sugarcrepe
+
+__all__ = [
+    "CaptionRecord",
+    "GroupSample",
+    "PairSample",
+    "corpus_files",
+    "iter_corpus",
+    "read_aro_attribution",
+    "read_aro_relation",
+    "read_bivlc",
+    "read_crepe_release",
+    "read_negclip",
+    "read_sugarcrepe",
+]

@@ -50,7 +50,9 @@ def _locate(path: Path, task: str) -> tuple[str, Path, Path | None]:
         if path.name.endswith(a):
             other = path.with_name(path.name[: -len(a)] + b)
             if not other.is_file():
-                raise CrepeInputError(f"{path} is a caption list but its partner {other} is missing.")
+                raise CrepeInputError(
+                    f"{path} is a caption list but its partner {other} is missing."
+                )
             pair = (path, other) if a == "-true.json" else (other, path)
             return "lists", pair[0], pair[1]
     if first_json_char(path) != "[":
@@ -104,7 +106,7 @@ def _read_lists(true_f: Path, false_f: Path, drops: DropLog, stage: str) -> Iter
             f"{true_f} has {len(trues):,} captions but {false_f} has {len(falses):,}; "
             "the two lists must be index-aligned."
         )
-    for index, (t, f) in enumerate(zip(trues, falses)):
+    for index, (t, f) in enumerate(zip(trues, falses, strict=True)):
         where = f"{true_f.name} #{index}"
         true = clean_caption(t, drops, stage, where)
         false = true and clean_caption(f, drops, stage, f"{false_f.name} #{index}")

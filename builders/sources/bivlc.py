@@ -63,12 +63,18 @@ def _read(path: Path, drops: DropLog) -> Iterator[GroupSample]:
             continue
         meta: dict[str, Any] = {k: row[k].strip() for k in ("type", "subtype") if row.get(k)}
         candidates = [
-            row[k].strip() for k in sorted(row, key=str) if str(k).startswith("hn_img_") and _is_file_name(row[k])
+            row[k].strip()
+            for k in sorted(row, key=str)
+            if str(k).startswith("hn_img_") and _is_file_name(row[k])
         ]
         if candidates:
             meta["negative_image_candidates"] = candidates
-        image_0 = next((row[k].strip() for k in ("filename", "image") if _is_file_name(row.get(k))), None)
-        image_1 = row["negative_image"].strip() if _is_file_name(row.get("negative_image")) else None
+        image_0 = next(
+            (row[k].strip() for k in ("filename", "image") if _is_file_name(row.get(k))), None
+        )
+        image_1 = (
+            row["negative_image"].strip() if _is_file_name(row.get("negative_image")) else None
+        )
         yield GroupSample(rid, cap0, cap1, image_0, image_1, meta)
 
 

@@ -43,7 +43,9 @@ def read_coco_captions(path: str | Path, drops: DropLog) -> Iterator[CaptionReco
     """
     p = Path(path)
     if p.is_file() and first_json_char(p) != "{":
-        raise CrepeInputError(f"{p} is not a COCO captions file: its top level is not a JSON object.")
+        raise CrepeInputError(
+            f"{p} is not a COCO captions file: its top level is not a JSON object."
+        )
     source = f"coco:{p.name}"
     seen = 0
     for index, ann in enumerate(iter_json_items(p, "annotations.item")):
@@ -57,9 +59,7 @@ def read_coco_captions(path: str | Path, drops: DropLog) -> Iterator[CaptionReco
             continue
         ann_id = ann.get("id", index)
         image_id = ann.get("image_id")
-        yield CaptionRecord(
-            text, str(ann_id), None if image_id is None else str(image_id), source
-        )
+        yield CaptionRecord(text, str(ann_id), None if image_id is None else str(image_id), source)
     if seen == 0 and not _has_annotations_key(p):
         raise CrepeInputError(
             f"{p} has no 'annotations' list; give a COCO captions file such as captions_train2014.json."

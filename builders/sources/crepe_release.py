@@ -57,11 +57,17 @@ def release_files(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if not path.is_dir():
-        raise CrepeInputError(f"CREPE release path {path} does not exist; give a CSV or prod_hard_negatives/.")
+        raise CrepeInputError(
+            f"CREPE release path {path} does not exist; give a CSV or prod_hard_negatives/."
+        )
     files = [f for f in path.rglob("*.csv") if FILE_RE.search(f.name)]
     if not files:
-        raise CrepeInputError(f"folder {path} holds no prod_vg_hard_negs_<type>_complexity_<n>.csv files.")
-    return sorted(files, key=lambda f: (FILE_RE.search(f.name)["type"], int(FILE_RE.search(f.name)["n"])))
+        raise CrepeInputError(
+            f"folder {path} holds no prod_vg_hard_negs_<type>_complexity_<n>.csv files."
+        )
+    return sorted(
+        files, key=lambda f: (FILE_RE.search(f.name)["type"], int(FILE_RE.search(f.name)["n"]))
+    )
 
 
 def _int(value: str | None) -> int | None:
@@ -77,7 +83,9 @@ def _read_file(path: Path, drops: DropLog) -> Iterator[PairSample]:
     header = csv_header(path)
     missing = [c for c in REQUIRED if c not in header]
     if missing:
-        raise CrepeInputError(f"{path} is not a CREPE release CSV: column(s) {', '.join(missing)} missing.")
+        raise CrepeInputError(
+            f"{path} is not a CREPE release CSV: column(s) {', '.join(missing)} missing."
+        )
     for index, row in iter_csv_rows(path, drops, STAGE):
         where = f"{path.name} row {index}"
         caption = clean_caption(row.get("caption"), drops, STAGE, where)

@@ -23,7 +23,9 @@ STAGE = "jsonl"
 DEFAULT_FIELDS = ("caption", "text")
 
 
-def read_jsonl(path: str | Path, drops: DropLog, field: str | None = None) -> Iterator[CaptionRecord]:
+def read_jsonl(
+    path: str | Path, drops: DropLog, field: str | None = None
+) -> Iterator[CaptionRecord]:
     """Stream the captions of one JSONL file (see the module docstring)."""
     p = single_file(str(path))[0]
     fields = (field,) if field else DEFAULT_FIELDS
@@ -46,9 +48,7 @@ def read_jsonl(path: str | Path, drops: DropLog, field: str | None = None) -> It
             continue
         rec_id = obj.get("id", number)
         image_id = obj.get("image_id")
-        yield CaptionRecord(
-            text, str(rec_id), None if image_id is None else str(image_id), source
-        )
+        yield CaptionRecord(text, str(rec_id), None if image_id is None else str(image_id), source)
 
 
 @register_corpus("jsonl", single_file, "JSON Lines, jsonl:PATH[#field]", option="field")

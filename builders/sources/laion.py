@@ -92,19 +92,23 @@ def read_laion_parquet(
             if pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type):
                 texts = texts.cast(pa.binary())
             urls = batch.column(1).to_pylist() if url_col else [None] * batch.num_rows
-            for value, url in zip(texts.to_pylist(), urls):
+            for value, url in zip(texts.to_pylist(), urls, strict=True):
                 where = f"{p.name} row {row}"
                 text = _decode(value, drops, where)
                 if text is not _INVALID:
                     text = clean_caption(text, drops, STAGE, where)
                     if text is not None:
-                        yield CaptionRecord(text, f"{p.stem}:{row}", str(url) if url else None, source)
+                        yield CaptionRecord(
+                            text, f"{p.stem}:{row}", str(url) if url else None, source
+                        )
                 row += 1
     except pa.ArrowException as err:
         raise CrepeInputError(f"{p} could not be read after row {row:,} ({err}).") from None
 
 
-@register_corpus("laion", parquet_files, "LAION-style parquet, laion:GLOB[#column]", option="column")
+@register_corpus(
+    "laion", parquet_files, "LAION-style parquet, laion:GLOB[#column]", option="column"
+)
 def _read(files: list[Path], drops: DropLog, option: str | None) -> Iterator[CaptionRecord]:
     for f in files:
         yield from read_laion_parquet(f, drops, option)

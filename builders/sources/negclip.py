@@ -42,7 +42,11 @@ def _read(path: Path, drops: DropLog) -> Iterator[PairSample]:
         caption = clean_caption(row.get("title"), drops, STAGE, where)
         if caption is None:
             continue
-        negatives = [n.strip() for n in parse_literal_strings(row.get("neg_caption") or "") or [] if n.strip()]
+        negatives = [
+            n.strip()
+            for n in parse_literal_strings(row.get("neg_caption") or "") or []
+            if n.strip()
+        ]
         if not negatives:
             drops.drop(STAGE, "bad_hard_negs", where)
             continue

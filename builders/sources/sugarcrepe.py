@@ -20,7 +20,15 @@ from scenegraph.jsonstream import load_json
 from scenegraph.provenance import DropLog
 
 STAGE = "sugarcrepe"
-SUBSETS = ("add_att", "add_obj", "replace_att", "replace_obj", "replace_rel", "swap_att", "swap_obj")
+SUBSETS = (
+    "add_att",
+    "add_obj",
+    "replace_att",
+    "replace_obj",
+    "replace_rel",
+    "swap_att",
+    "swap_obj",
+)
 
 
 def coco_image_id(filename: str) -> str:
@@ -33,15 +41,21 @@ def _files(path: Path, subsets: Sequence[str] | None) -> list[Path]:
     if path.is_file():
         return [path]
     if not path.is_dir():
-        raise CrepeInputError(f"SugarCrepe path {path} does not exist; give the folder of its JSON files.")
+        raise CrepeInputError(
+            f"SugarCrepe path {path} does not exist; give the folder of its JSON files."
+        )
     if subsets is None:
         found = [path / f"{s}.json" for s in SUBSETS if (path / f"{s}.json").is_file()]
         if not found:
-            raise CrepeInputError(f"folder {path} holds none of the SugarCrepe files {', '.join(SUBSETS)} (.json).")
+            raise CrepeInputError(
+                f"folder {path} holds none of the SugarCrepe files {', '.join(SUBSETS)} (.json)."
+            )
         return found
     missing = [s for s in subsets if not (path / f"{s}.json").is_file()]
     if missing:
-        raise CrepeInputError(f"SugarCrepe subset(s) {', '.join(missing)} not found in {path} (expected <subset>.json).")
+        raise CrepeInputError(
+            f"SugarCrepe subset(s) {', '.join(missing)} not found in {path} (expected <subset>.json)."
+        )
     return [path / f"{s}.json" for s in subsets]
 
 

@@ -50,7 +50,9 @@ def is_negated(text: str) -> bool:
     return text.startswith(NEGATION_PREFIX)
 
 
-def write_texts(writer: CaptionWriter, graphs: Sequence[SceneGraph]) -> list[tuple[str | None, str | None]]:
+def write_texts(
+    writer: CaptionWriter, graphs: Sequence[SceneGraph]
+) -> list[tuple[str | None, str | None]]:
     """``(caption, reason)`` per graph from any writer (template or LLM)."""
     if not graphs:
         return []

@@ -36,11 +36,16 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def _covered(atom_words: list[str], caption_forms: list[frozenset[str]]) -> bool:
+def _covered(
+    atom_words: list[str], positions: dict[str, list[int]], caption_forms: list[frozenset[str]]
+) -> bool:
     wanted = [_forms(w) for w in atom_words if w not in ARTICLES] or [_forms(atom_words[0])]
+    starts = sorted({i for form in wanted[0] for i in positions.get(form, ())})
     span = len(wanted)
-    for start in range(len(caption_forms) - span + 1):
-        if all(wanted[k] & caption_forms[start + k] for k in range(span)):
+    for start in starts:
+        if start + span <= len(caption_forms) and all(
+            wanted[k] & caption_forms[start + k] for k in range(1, span)
+        ):
             return True
     return False
 
@@ -56,11 +61,15 @@ def missing_atoms(caption: str, graph: SceneGraph) -> list[Atom]:
         ([], [Atom(type='attribute', text='tall')])
     """
     caption_forms = [_forms(w) for w in words(caption) if w not in ARTICLES]
+    positions: dict[str, list[int]] = {}
+    for i, forms in enumerate(caption_forms):
+        for form in forms:
+            positions.setdefault(form, []).append(i)
     out: list[Atom] = []
     for atom in graph.atoms():
         if atom in out:
             continue
         atom_words = words(atom.text)
-        if atom_words and not _covered(atom_words, caption_forms):
+        if atom_words and not _covered(atom_words, positions, caption_forms):
             out.append(atom)
     return out

@@ -8,35 +8,32 @@ llama.cpp, Ollama, …) and keeps only captions that mention every atom of their
   ``sha256(model + full request)`` under ``cache_dir`` (written atomically), so a rebuild with
   the same model, prompt and parameters makes no request at all. Failed requests are not cached.
   The coverage check runs on cached answers too, so a stricter check needs no new requests.
-* **Robustness**: rate limits (429), server errors (5xx), timeouts and dropped connections are
-  retried with exponential backoff (``Retry-After`` honoured, capped); at most ``concurrency``
-  requests are in flight at once. A wrong model name, key or URL raises one clear error.
+* **Robustness** (:mod:`generators.captions.chat`): rate limits (429), server errors (5xx),
+  timeouts and dropped connections are retried with exponential backoff (``Retry-After``
+  honoured, capped); at most ``concurrency`` requests are in flight at once. A wrong model
+  name, key or URL raises one clear error.
 * **Accounting**: :attr:`LLMCaptionWriter.usage` gives requests, cache hits, retries, token
   counts and rejections by reason for the build manifest.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import re
 import threading
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from generators.captions.chat import AnswerCache, ChatClient, cache_key
+from generators.captions.coverage import missing_atoms
 from generators.captions.prompts import build_messages, fewshot_checksum, suffixed_names
 from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import write_json_atomic
 from scenegraph.types import SceneGraph
 
 PROVIDERS = ("openai",)
 QUOTES = "\"'“”‘’`"
-MAX_BACKOFF_S = 20.0
 USAGE_COUNTS = (
     "requests",
     "retries",
@@ -86,15 +83,6 @@ def parse_llm_spec(spec: str) -> str:
     return model.strip()
 
 
-def missing_atoms_check(caption: str, graph: SceneGraph) -> list[Any]:
-    """The atoms of ``graph`` that ``caption`` omits (the shared coverage check when present)."""
-    try:
-        from generators.captions.coverage import missing_atoms
-    except ImportError:  # NOTE(5b): coverage.py not written yet; remove this fallback then.
-        from generators.captions._coverage_fallback import missing_atoms
-    return list(missing_atoms(caption, graph))
-
-
 class LLMCaptionWriter:
     """Writes captions of subgraphs with a chat model; see the module docstring.
 
@@ -126,49 +114,52 @@ class LLMCaptionWriter:
         max_tokens: int = 96,
         backoff: float = 1.0,
     ) -> None:
-        import openai
-
         self.model = model
-        self.base_url = base_url
-        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.concurrency = max(1, int(concurrency))
-        self.max_retries = max(0, int(max_retries))
         self.temperature = temperature
         self.seed = seed
         self.max_tokens = max_tokens
-        self.backoff = backoff
-        self._openai = openai
-        self._client = openai.OpenAI(
-            base_url=base_url,
-            api_key=api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY",
-            timeout=timeout,
-            max_retries=0,  # retries are ours: counted, with backoff we control
-        )
+        self.cache = AnswerCache(cache_dir)
+        self.client = ChatClient(base_url, api_key, timeout, max_retries, backoff)
         self._lock = threading.Lock()
         self._stats: Counter[str] = Counter()
         self._rejections: Counter[str] = Counter()
 
     # ------------------------------------------------------------------ public
     def write(self, graphs: list[SceneGraph]) -> list[CaptionResult]:
-        """Captions for ``graphs``, in the same order (a progress bar shows the requests)."""
+        """Captions for ``graphs``, in the same order (a progress bar shows the requests).
+
+        Graphs that give the same prompt (same names, attributes and relations) are asked
+        once; their repeats count as cache hits.
+        """
         from tqdm import tqdm
 
-        results: list[CaptionResult | None] = [None] * len(graphs)
+        requests = [self._request(g) for g in graphs]
+        keys = [cache_key(r) for r in requests]
+        first: dict[str, int] = {}
+        for i, key in enumerate(keys):
+            first.setdefault(key, i)
+        answers: dict[str, CaptionResult] = {}
         with (
             ThreadPoolExecutor(max_workers=self.concurrency) as pool,
-            tqdm(total=len(graphs), desc="LLM captions", unit="graph", disable=None) as bar,
+            tqdm(total=len(first), desc="LLM captions", unit="prompt", disable=None) as bar,
         ):
-            futures = {pool.submit(self._one, g): i for i, g in enumerate(graphs)}
+            futures = {
+                pool.submit(self._one, graphs[i], requests[i], key): key for key, i in first.items()
+            }
             for future in as_completed(futures):
-                results[futures[future]] = future.result()
+                answers[futures[future]] = future.result()
                 bar.update(1)
-        return [r for r in results if r is not None]
+        return [
+            answers[key] if first[key] == i else self._finish(replace(answers[key], cached=True))
+            for i, key in enumerate(keys)
+        ]
 
     @property
     def usage(self) -> dict[str, Any]:
         """Requests, cache hits, retries, tokens and rejections so far (for the manifest)."""
         with self._lock:
-            stats = dict(self._stats)
+            stats = dict(self._stats) | self.client.snapshot()
             rejections = dict(sorted(self._rejections.items()))
         out: dict[str, Any] = {"model": self.model}
         out.update({k: stats.get(k, 0) for k in USAGE_COUNTS})
@@ -186,34 +177,23 @@ class LLMCaptionWriter:
         body.update({k: v for k, v in self._params().items() if v is not None})
         return body
 
-    @staticmethod
-    def cache_key(request: dict[str, Any]) -> str:
-        """sha256 of the model and the full request (messages and sampling parameters)."""
-        text = json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(f"{request['model']}\n{text}".encode()).hexdigest()
-
-    def _cache_path(self, key: str) -> Path | None:
-        return None if self.cache_dir is None else self.cache_dir / key[:2] / f"{key}.json"
-
-    def _one(self, graph: SceneGraph) -> CaptionResult:
-        request = self._request(graph)
-        path = self._cache_path(self.cache_key(request))
-        answer, cached = None, False
-        if path is not None and path.is_file():
-            try:
-                answer, cached = json.loads(path.read_text(encoding="utf-8")), True
-            except (OSError, json.JSONDecodeError):
-                answer = None  # a damaged entry is simply asked again
+    def _one(self, graph: SceneGraph, request: dict[str, Any], key: str) -> CaptionResult:
+        answer = self.cache.get(key)
+        cached = answer is not None
         if answer is None:
-            answer = self._call(request)
+            answer = self.client.complete(request)
             if "error" in answer:
                 return self._finish(CaptionResult(None, answer["error"], 0, 0, False))
-            if path is not None:
-                write_json_atomic(path, answer)
-        prompt, completion = int(answer.get("prompt_tokens", 0)), int(answer.get("completion_tokens", 0))
+            self.cache.put(key, answer)
+        prompt, completion = (
+            int(answer.get("prompt_tokens", 0)),
+            int(answer.get("completion_tokens", 0)),
+        )
         text, reason = self._judge(answer, graph)
         if reason is not None:
-            return self._finish(CaptionResult(None, reason, prompt, completion, cached, text or None))
+            return self._finish(
+                CaptionResult(None, reason, prompt, completion, cached, text or None)
+            )
         return self._finish(CaptionResult(text, None, prompt, completion, cached))
 
     def _judge(self, answer: dict[str, Any], graph: SceneGraph) -> tuple[str, str | None]:
@@ -225,7 +205,7 @@ class LLMCaptionWriter:
         lowered = text.lower()
         if any(re.search(rf"\b{re.escape(n)}\b", lowered) for n in suffixed_names(graph)):
             return text, "leaked_name_suffix"
-        if missing_atoms_check(text, graph):
+        if missing_atoms(text, graph):
             return text, "missing_atom"
         return text, None
 
@@ -240,67 +220,6 @@ class LLMCaptionWriter:
             else:
                 self._rejections[result.reason] += 1
         return result
-
-    def _call(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One chat completion with retries; a plain dict, or ``{"error": reason}``."""
-        errors = self._openai
-        retryable = (
-            errors.RateLimitError,
-            errors.InternalServerError,
-            errors.APITimeoutError,
-            errors.APIConnectionError,
-        )
-        fatal = (errors.AuthenticationError, errors.PermissionDeniedError, errors.NotFoundError)
-        for attempt in range(self.max_retries + 1):
-            self._count("requests")
-            try:
-                response = self._client.chat.completions.create(**request)
-            except fatal as exc:
-                raise CrepeInputError(
-                    f"the LLM server at {self.base_url or 'the default OpenAI URL'} refused model "
-                    f"{self.model!r} ({type(exc).__name__}); check --llm, --llm-base-url and "
-                    "OPENAI_API_KEY."
-                ) from exc
-            except retryable as exc:
-                if attempt == self.max_retries:
-                    if isinstance(exc, errors.APIConnectionError) and not isinstance(
-                        exc, errors.APITimeoutError
-                    ):
-                        raise CrepeInputError(
-                            f"cannot reach the LLM server at {self.base_url or 'the default URL'} "
-                            f"after {attempt + 1} attempts; check --llm-base-url."
-                        ) from exc
-                    return {"error": "request_failed"}
-                self._count("retries")
-                time.sleep(self._delay(attempt, exc))
-                continue
-            except errors.APIStatusError:
-                return {"error": "request_rejected"}  # 400/422: this prompt only
-            choice = response.choices[0] if response.choices else None
-            usage = response.usage
-            return {
-                "content": choice.message.content if choice is not None else "",
-                "finish_reason": choice.finish_reason if choice is not None else None,
-                "prompt_tokens": getattr(usage, "prompt_tokens", 0) or 0,
-                "completion_tokens": getattr(usage, "completion_tokens", 0) or 0,
-                "model": getattr(response, "model", None),
-            }
-        return {"error": "request_failed"}  # pragma: no cover (loop always returns)
-
-    def _delay(self, attempt: int, exc: Exception) -> float:
-        delay = self.backoff * (2**attempt)
-        response = getattr(exc, "response", None)
-        retry_after = response.headers.get("retry-after") if response is not None else None
-        if retry_after:
-            try:
-                delay = max(delay, float(retry_after))
-            except ValueError:
-                pass
-        return min(delay, MAX_BACKOFF_S)
-
-    def _count(self, key: str) -> None:
-        with self._lock:
-            self._stats[key] += 1
 
 
 def clean_caption(text: str) -> str:

@@ -2,20 +2,21 @@
 
 A subgraph is shown to the model as::
 
-    Objects: tall blue boy, green grass, window1, window2
-    Relations: boy on grass, window1 above window2
+    Objects: tall, blue boy; green grass; window1; window2
+    Relations: boy on grass; window1 above window2
 
-* Objects are listed in graph order, each prefixed by its attributes (joined by spaces, in
-  graph order). Names that occur more than once get numeric suffixes in graph order
+* Objects are listed in graph order, separated by "; ", each prefixed by its attributes
+  (in graph order, separated by ", ": Visual Genome attributes and names often have several
+  words, so plain spaces would hide where one ends: "white, switched off monitor"). Names that occur more than once get numeric suffixes in graph order
   ("window1", "window2"); unique names get none. Relations use the same (suffixed) names.
-* A graph without relations gets ``Relations: none``.
+* Relations are separated by "; "; a graph without relations gets ``Relations: none``.
 * Few-shot examples are data: ``fewshot/complexity_<n>.json`` holds five hand-written
   graph → caption pairs for each complexity n = 5..12. Each example is stored as a graph (not as
   text), so the example lines are rendered by the same code as the query lines.
 
 The chat layout is a system instruction, then one user/assistant turn per example, then the
 query as the last user turn. Choices the paper leaves open (it used a completion model,
-text-davinci-002): the instruction text, the chat layout, and the attribute separator.
+text-davinci-002): the instruction text, the chat layout, and the separators.
 """
 
 from __future__ import annotations
@@ -32,13 +33,16 @@ from scenegraph.types import SceneGraph
 FEWSHOT_DIR = Path(__file__).resolve().parent / "fewshot"
 FEWSHOT_COMPLEXITIES = tuple(range(5, 13))
 EXAMPLES_PER_PROMPT = 5
+ITEM_SEPARATOR = "; "
+ATTRIBUTE_SEPARATOR = ", "
 
 SYSTEM_PROMPT = (
     "You write one short, fluent English caption for an image region described by a scene "
     "graph. Mention every listed object with all of its attributes and every listed relation, "
     "and add nothing that is not listed. Numbers after object names (window1, window2) only tell "
-    "objects with the same name apart: never write them in the caption. Answer with the caption "
-    "only, on one line."
+    'objects with the same name apart: never write them in the caption. A word marked "not" '
+    'must stay negated ("not yellow vase": a vase that is not yellow; "boy not on grass": '
+    "a boy not on the grass). Answer with the caption only, on one line."
 )
 
 
@@ -67,8 +71,11 @@ def display_names(graph: SceneGraph) -> dict[int, str]:
 def objects_line(graph: SceneGraph) -> str:
     """``Objects: …``: every object prefixed by its attributes."""
     names = display_names(graph)
-    items = [" ".join([*o.attributes, names[o.id]]) for o in graph.objects]
-    return "Objects: " + ", ".join(items)
+    items = [
+        f"{ATTRIBUTE_SEPARATOR.join(o.attributes)} {names[o.id]}" if o.attributes else names[o.id]
+        for o in graph.objects
+    ]
+    return "Objects: " + ITEM_SEPARATOR.join(items)
 
 
 def relations_line(graph: SceneGraph) -> str:
@@ -79,7 +86,7 @@ def relations_line(graph: SceneGraph) -> str:
         for r in graph.relationships
         if r.subject in names and r.object in names
     ]
-    return "Relations: " + (", ".join(items) if items else "none")
+    return "Relations: " + (ITEM_SEPARATOR.join(items) if items else "none")
 
 
 def graph_text(graph: SceneGraph) -> str:
@@ -89,11 +96,8 @@ def graph_text(graph: SceneGraph) -> str:
 
 def suffixed_names(graph: SceneGraph) -> list[str]:
     """The numbered display names of a graph (those must not leak into a caption)."""
-    return sorted({n for oid, n in display_names(graph).items() if n != _name(graph, oid)})
-
-
-def _name(graph: SceneGraph, object_id: int) -> str:
-    return graph.object_by_id()[object_id].name
+    names = display_names(graph)
+    return sorted({names[o.id] for o in graph.objects if names[o.id] != o.name})
 
 
 def fewshot_path(complexity: int) -> Path:

@@ -24,6 +24,7 @@ from scenegraph.parser.relations import (
     possessives,
     prepositions,
 )
+from scenegraph.parser.repairs import repair
 from scenegraph.parser.rules import PARSER_VERSION, UNUSED_PIPES
 from scenegraph.parser.tokens import TokenView, view
 from scenegraph.types import Relationship, SceneGraph, SGObject
@@ -33,12 +34,12 @@ __all__ = ["PARSER_VERSION", "CaptionParser", "parse_caption", "parse_view"]
 
 def parse_view(tv: TokenView) -> SceneGraph:
     """Scene graph of one caption given as a :class:`TokenView`."""
-    nouns = find_nouns(tv)
+    nouns = find_nouns(repair(tv))
     for s, attribute in copula_attributes(tv, nouns):
         nouns.nodes[s].add(attribute)
     triples: list[tuple[int, str, int]] = []
     seen: set[tuple[int, str, int]] = set()
-    for triple in direct_objects(tv, nouns) + prepositions(tv, nouns) + possessives(tv, nouns):
+    for triple in nouns.triples + direct_objects(tv, nouns) + prepositions(tv, nouns) + possessives(tv, nouns):
         if triple not in seen and triple[0] != triple[2]:
             seen.add(triple)
             triples.append(triple)

@@ -10,8 +10,11 @@ Rules, in order:
    (recorded in ``alias`` so relations attached to it reach the real object).
 3. **Relational nouns** in "on top of", "at the side of" are part of a preposition, not objects.
 4. **Compound nouns**: a run of ``compound`` modifiers merges with its head when WordNet knows
-   the result as one noun ("tennis racket", "bed spread"); otherwise the modifiers become
-   attributes ("stone blocks" -> (block, is, stone)).
+   the result as one noun ("tennis racket", "bed spread"); an adjective merges only when the
+   WordNet compound is not a kind of its head ("hot dog", "wet suit"; not "black cat").
+   Other noun modifiers are attributes when WordNet knows them as adjectives or materials
+   ("stone blocks" -> (block, is, stone)), owners for body parts ("cat face" ->
+   (cat, have, face)), and are dropped otherwise ("city street" -> street).
 5. **Attributes**: adjectival modifiers (``amod``, with their conjuncts: "orange and black sign"),
    joined with a preceding shade word or non-intensifying adverb ("dark green", "partly cloudy");
    numbers (``nummod``) as digits ("two" -> "2", "one" is not a count).
@@ -27,7 +30,8 @@ from scenegraph.parser.tokens import TokenView
 
 NOUN_POS = frozenset({"NOUN", "PROPN"})
 ATTR_POS = frozenset({"ADJ", "VERB", "NOUN", "PROPN", "NUM", "ADV"})
-SHADES = frozenset({"dark", "light", "bright", "pale", "deep", "navy", "hot", "baby", "royal", "neon", "sky"})
+NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
+SHADES = frozenset({"dark", "light", "pale", "deep", "navy", "royal", "neon"})
 
 
 @dataclass
@@ -50,6 +54,7 @@ class Nouns:
     nodes: dict[int, Node]
     alias: dict[int, int]
     relational: set[int]
+    triples: list[tuple[int, str, int]] = field(default_factory=list)
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -71,6 +76,8 @@ def is_candidate(tv: TokenView, i: int) -> bool:
         return False
     if tv.pos[i] in NOUN_POS:
         return tv.dep[i] != "compound" or tv.pos[tv.head[i]] not in NOUN_POS
+    if tv.pos[i] == "VERB" and tv.dep[i] in NOMINAL_DEPS:  # "leaves on the tree are green"
+        return words.is_noun(low)
     if tv.dep[i] == "ROOT" and i == 0 and tv.pos[i] == "VERB":
         if tv.kids(i, "nsubj", "nsubjpass", "aux", "auxpass", "dobj"):
             return False
@@ -147,10 +154,15 @@ def _name_and_compound_attrs(tv: TokenView, i: int) -> tuple[str, list[int]]:
         if tv.lower[run[k]] == "-":
             continue
         phrase = tv.span_text(run[k], i)
-        hyphenated = "-" in tv.span_text(run[-1], i)
+        hyphenated = "-" in tv.span_text(run[-1], i) or len(tv.lower[run[-1]]) == 1  # "t shirt"
         lemma = words.object_lemma(phrase)
         if hyphenated or words.is_compound_noun(lemma) or words.is_compound_noun(phrase):
             return lemma, others + [m for m in run[:k] if tv.lower[m] != "-"]
+    prev = i - 1
+    if not run and prev >= 0 and tv.head[prev] == i and tv.dep[prev] == "amod":
+        phrase = tv.span_text(prev, i)  # "hot dog", "wet suit": not a kind of dog or suit
+        if words.is_opaque_compound(phrase, tv.lower[i]):
+            return words.object_lemma(phrase), others
     return words.object_lemma(tv.lower[i]), others + [m for m in run if tv.lower[m] != "-"]
 
 
@@ -159,6 +171,8 @@ def find_nouns(tv: TokenView) -> Nouns:
     nodes: dict[int, Node] = {}
     alias: dict[int, int] = {}
     relational: set[int] = set()
+    owners: list[tuple[int, int]] = []
+    quantities: list[tuple[int, str]] = []
     for i in range(len(tv)):
         if not is_candidate(tv, i):
             continue
@@ -166,6 +180,8 @@ def find_nouns(tv: TokenView) -> Nouns:
         after_of = _of_object(tv, i)
         if low in rules.QUANTITY_NOUNS and after_of is not None:
             alias[i] = after_of
+            if low in rules.QUANTITY_ATTRIBUTES:
+                quantities.append((after_of, rules.QUANTITY_ATTRIBUTES[low]))
             continue
         if (
             low in rules.RELATIONAL_NOUNS
@@ -180,39 +196,50 @@ def find_nouns(tv: TokenView) -> Nouns:
             continue
         node = Node(i, name)
         for c in tv.children[i]:
-            _add_modifier(tv, c, i, node)
+            if not (c == i - 1 and name.startswith(tv.lower[c] + " ")):  # merged "hot dog"
+                _add_modifier(tv, c, i, node)
         _join_shades(tv, i, node)
         for m in compound_attrs:
             attr = tv.lower[m]
+            role = words.compound_role(attr, name)
             if _count(attr):
                 node.add(_count(attr) or "")
-            elif attr not in rules.NON_ATTRIBUTES and _keep_compound_attribute(attr):
+            elif attr in rules.NON_ATTRIBUTES or attr in rules.POSITION_WORDS:
+                continue
+            elif role == "attribute":
                 node.add(rules.ATTRIBUTE_SPELLING.get(attr, attr))
+            elif role == "owner":
+                owners.append((m, i))
         for m in _compound_mods(tv, i):  # "green park bench": modifiers of the modifiers
             for c in tv.kids(m, "amod", "nummod"):
                 _add_modifier(tv, c, i, node)
         nodes[i] = node
-    return Nouns(nodes, alias, relational)
+    for owner, part in owners:
+        nodes[owner] = Node(owner, words.object_lemma(tv.lower[owner]))
+    for target, attr in quantities:
+        if target in nodes:
+            nodes[target].add(attr)
+    return Nouns(nodes, alias, relational, [(o, rules.HAVE_PREDICATE, p) for o, p in owners])
 
 
 def _add_modifier(tv: TokenView, c: int, i: int, node: Node) -> None:
     """Rule 5 for one child ``c`` of noun ``i``: a count or adjectival attribute."""
     dep = tv.dep[c]
-    if dep == "nummod" or (dep == "amod" and tv.pos[c] == "NUM"):
+    if dep in ("det", "predet") and tv.lower[c] == "both":
+        node.add("2")
+    elif dep == "nummod" or (dep == "amod" and tv.pos[c] == "NUM"):
         count = _count(tv.lower[c])
         if count:
             node.add(count)
     elif dep == "amod" and tv.pos[c] in ATTR_POS:
         for a in [c, *_conjuncts(tv, c)]:
             low = tv.lower[a]
-            if low in SHADES and a + 1 < len(tv) and tv.head[a + 1] == i:
+            if low in SHADES and a + 1 < i and tv.head[a + 1] == i:
                 continue  # joined with the next modifier by _join_shades
-            if low not in rules.NON_ATTRIBUTES:
+            if low in rules.COLOR_SUFFIXES and a > 0 and i in (tv.head[a - 1], a - 1) and a - 1 != i:
+                continue  # "cream colored door": the colour word before carries it
+            if low not in rules.NON_ATTRIBUTES and low not in rules.POSITION_WORDS:
                 node.add(attribute_text(tv, a))
-
-
-def _keep_compound_attribute(word: str) -> bool:
-    return True
 
 
 def _conjuncts(tv: TokenView, i: int) -> list[int]:

@@ -41,6 +41,7 @@ def resolve(tv: TokenView, nouns: Nouns, i: int, conj: bool = True, depth: int =
     out: list[int] = []
     for t in [i, *_conjuncts(tv, i)] if conj else [i]:
         seen = 0
+        t = tv.pronoun.get(t, t)
         while t in nouns.alias and seen < 5:
             t, seen = nouns.alias[t], seen + 1
         if t in nouns.nodes:
@@ -188,3 +189,4 @@ def copula_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
                 if tv.lower[adj] not in rules.NON_ATTRIBUTES:
                     out.append((s, attribute_text(tv, adj)))
     return out
+

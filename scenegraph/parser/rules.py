@@ -27,7 +27,7 @@ QUANTITY_NOUNS: frozenset[str] = frozenset(
     """bunch group pair couple lot lots number set row rows line herd flock crowd stack pile
     bits bit piece pieces handful collection variety array cluster series plenty dozen dozens
     couple kind kinds sort type assortment bundle team swarm school fleet mass majority
-    few several most all some each both many amount""".split()
+    few several most all some each both many amount slice slices""".split()
 )
 
 #: Quantity nouns that, with "of", still name a visible thing of their own
@@ -94,7 +94,7 @@ INTENSIFIERS: frozenset[str] = frozenset(
 NON_ATTRIBUTES: frozenset[str] = frozenset(
     """other another same such many few several various certain own only main different
     each every some any more most much several numerous multiple whole entire several
-    similar next""".split()
+    similar next full""".split()
 )
 
 #: Pronouns and placeholder nouns that never become objects.
@@ -129,3 +129,27 @@ COLOR_SUFFIXES: frozenset[str] = frozenset({"colored", "coloured", "color", "col
 
 #: Noun modifiers written as the adjective of the material: "wood table" -> (table, is, wooden).
 ATTRIBUTE_SPELLING: dict[str, str] = {"wood": "wooden", "gold": "golden"}
+
+#: WordNet hypernyms that make a noun modifier a material attribute ("stone wall").
+MATERIAL_HYPERNYMS: frozenset[str] = frozenset(
+    {"material.n.01", "substance.n.01", "fabric.n.01", "metal.n.01", "plant_material.n.01",
+     "solid.n.01", "ceramic.n.01", "building_material.n.01"}
+)
+
+#: Quantity nouns that FACTUAL-style graphs keep as an attribute of the counted object:
+#: "group of people" -> (people, is, group of); "slice of pizza" -> (pizza, is, slice).
+QUANTITY_ATTRIBUTES: dict[str, str] = {
+    "group": "group of", "piece": "piece", "pieces": "pieces", "slice": "slice", "slices": "slices",
+}
+
+#: Positions that locate a part rather than describe it: "left hand", "front tire".
+POSITION_WORDS: frozenset[str] = frozenset(
+    {"left", "right", "front", "back", "rear", "upper", "lower", "top", "bottom", "middle", "far", "near",
+     "side"}
+)
+
+#: WordNet hypernyms of colour words: a colour adjective never merges into an object name
+#: ("white house" is a white house, whatever WordNet says).
+COLOR_HYPERNYMS: frozenset[str] = frozenset(
+    {"color.n.01", "chromatic_color.n.01", "achromatic_color.n.01"}
+)

@@ -27,6 +27,7 @@ class TokenView:
     head: list[int]
     space: list[bool]
     children: list[list[int]] = field(default_factory=list)
+    pronoun: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.children:

@@ -84,6 +84,13 @@ def is_noun(word: str) -> bool:
 
 
 @functools.lru_cache(maxsize=100_000)
+def is_verb(word: str) -> bool:
+    """True when WordNet knows the word's verb lemma as a verb."""
+    wn = _wordnet()
+    return wn is not None and bool(wn.synsets(verb_lemma(word), pos="v"))
+
+
+@functools.lru_cache(maxsize=100_000)
 def is_wearable(noun: str) -> bool:
     """True when the noun's first WordNet sense is a garment, headwear, footwear or glasses."""
     wn = _wordnet()
@@ -95,3 +102,57 @@ def is_wearable(noun: str) -> bool:
         if names & rules.WEAR_HYPERNYMS:
             return True
     return False
+
+
+@functools.lru_cache(maxsize=100_000)
+def _hypernym_names(noun: str, senses: int = 2) -> frozenset[str]:
+    wn = _wordnet()
+    if wn is None:
+        return frozenset()
+    names: set[str] = set()
+    for synset in wn.synsets(noun.replace(" ", "_"), pos="n")[:senses]:
+        names.add(synset.name())
+        names.update(s.name() for s in synset.closure(lambda s: s.hypernyms()))
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=100_000)
+def compound_role(modifier: str, head: str) -> str:
+    """What a noun modifier that does not merge with its head means (nouns rule 4).
+
+    ``"attribute"`` when WordNet knows the modifier as an adjective or a material
+    ("tan couch", "stone wall"); ``"owner"`` when an animal or person modifies a body part
+    ("cat face" -> (cat, have, face)); otherwise ``"drop"`` ("city street" -> street).
+    """
+    wn = _wordnet()
+    if wn is None:
+        return "attribute"
+    if wn.synsets(modifier, pos="a"):
+        return "attribute"
+    if _hypernym_names(modifier, 2) & rules.MATERIAL_HYPERNYMS:
+        return "attribute"
+    if "body_part.n.01" in _hypernym_names(head) and "organism.n.01" in _hypernym_names(modifier, 1):
+        return "owner"
+    return "drop"
+
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_opaque_compound(phrase: str, head: str) -> bool:
+    """True for an adjective + noun that WordNet lists and that is *not* a kind of its head.
+
+    "hot dog" (a sandwich) and "wet suit" (a garment) are one object each; "blue jeans" and
+    "young man" are jeans and a man, so their adjective stays an attribute.
+    """
+    wn = _wordnet()
+    if wn is None:
+        return False
+    synsets = wn.synsets(phrase.replace(" ", "_"), pos="n")[:1]
+    if not synsets or _hypernym_names(phrase.split()[0], 4) & rules.COLOR_HYPERNYMS:
+        return False
+    heads = {s.name() for s in wn.synsets(head, pos="n")}
+    for synset in synsets:
+        names = {s.name() for s in synset.closure(lambda s: s.hypernyms())} | {synset.name()}
+        if names & heads:
+            return False
+    return True

@@ -95,7 +95,9 @@ def iter_relationships(
                 oid = object_id(end) if isinstance(end, dict) else None
                 if oid is not None and oid in objects:
                     continue
-                obj = parse_object(end, size, drops, stage, where) if isinstance(end, dict) else None
+                obj = (
+                    parse_object(end, size, drops, stage, where) if isinstance(end, dict) else None
+                )
                 if obj is None:
                     ok = False
                 else:
@@ -103,7 +105,9 @@ def iter_relationships(
             if ok and rel.subject in objects and rel.object in objects:
                 rels.append(rel)
             else:
-                drops.drop(stage, "relationship_missing_object", f"{where} {rel.subject}->{rel.object}")
+                drops.drop(
+                    stage, "relationship_missing_object", f"{where} {rel.subject}->{rel.object}"
+                )
         if not rels:
             drops.drop(stage, "image_empty", where)
             continue

@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from scenegraph.errors import CrepeInputError
 from scenegraph.jsonstream import iter_json_items
@@ -85,7 +85,7 @@ def read_image_data(path: str | os.PathLike, drops: DropLog | None = None) -> di
     return out
 
 
-ImageDataArg = Union[Mapping[str, ImageInfo], str, os.PathLike, None]
+ImageDataArg = Mapping[str, ImageInfo] | str | os.PathLike | None
 
 
 def resolve_image_data(image_data: ImageDataArg) -> Mapping[str, ImageInfo] | None:

@@ -14,11 +14,16 @@ with its object (``object_degenerate_box``) even when the image size is unknown.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 from scenegraph.provenance import DropLog
 from scenegraph.types import Box, Relationship, SGObject, normalize_name
+
+_NUMBER_TYPES = (int, float)
+# VG repeats a small vocabulary millions of times: cache the normalisation.
+_norm = functools.lru_cache(maxsize=1 << 17)(normalize_name)
 
 
 def _is_number(v: Any) -> bool:
@@ -40,7 +45,12 @@ def object_id(d: Mapping[str, Any]) -> int | None:
 
 
 def fit_box(
-    box: Box, size: tuple[int, int] | None, drops: DropLog, stage: str, where: str, what: str = "object"
+    box: Box,
+    size: tuple[int, int] | None,
+    drops: DropLog,
+    stage: str,
+    where: str,
+    what: str = "object",
 ) -> Box | None:
     """Apply the box policy of the module docstring; ``None`` means drop the record."""
     if not (box.w > 0 and box.h > 0):
@@ -79,7 +89,7 @@ def normalize_attributes(values: Any, drops: DropLog, stage: str, where: str) ->
         if not isinstance(value, str):
             drops.drop(stage, "attribute_not_a_string", where)
             continue
-        norm = normalize_name(value)
+        norm = _norm(value)
         if not norm:
             drops.drop(stage, "attribute_empty", where)
         elif norm not in out:
@@ -87,10 +97,55 @@ def normalize_attributes(values: Any, drops: DropLog, stage: str, where: str) ->
     return tuple(out)
 
 
+def _fast_object(d: Any, size: tuple[int, int] | None) -> SGObject | None:
+    """The common, well-formed v1.2/v1.4 object without any check failing; else ``None``.
+
+    Anything unusual (other key spellings, wrong types, boxes to fit, odd attributes) falls
+    through to the full path of :func:`parse_object`, which counts the reason.
+    """
+    if type(d) is not dict:
+        return None
+    oid, names = d.get("object_id"), d.get("names")
+    x, y, w, h = d.get("x"), d.get("y"), d.get("w"), d.get("h")
+    if not (
+        type(oid) is int
+        and type(names) is list
+        and names
+        and type(names[0]) is str
+        and type(x) in _NUMBER_TYPES
+        and type(y) in _NUMBER_TYPES
+        and type(w) in _NUMBER_TYPES
+        and type(h) in _NUMBER_TYPES
+        and w > 0
+        and h > 0
+        and (size is None or (x >= 0 and y >= 0 and x + w <= size[0] and y + h <= size[1]))
+    ):
+        return None
+    name = _norm(names[0])
+    raw_attrs = d.get("attributes")
+    if raw_attrs is None:
+        attrs: tuple[str, ...] = ()
+    elif type(raw_attrs) is list and all(type(a) is str for a in raw_attrs):
+        norm = [_norm(a) for a in raw_attrs]
+        if not all(norm):
+            return None
+        attrs = tuple(dict.fromkeys(norm))
+    else:
+        return None
+    if not name:
+        return None
+    syn = d.get("synsets")
+    synset = syn[0] if type(syn) is list and syn and type(syn[0]) is str else None
+    return SGObject(oid, name, attrs, Box(float(x), float(y), float(w), float(h)), synset)
+
+
 def parse_object(
     d: Any, size: tuple[int, int] | None, drops: DropLog, stage: str, where: str
 ) -> SGObject | None:
     """One VG object dict as an :class:`SGObject` (box fitted), or ``None`` after counting why."""
+    fast = _fast_object(d, size)
+    if fast is not None:
+        return fast
     if not isinstance(d, dict):
         drops.drop(stage, "object_not_an_object", where)
         return None
@@ -99,11 +154,13 @@ def parse_object(
         drops.drop(stage, "object_bad_id", where)
         return None
     where = f"{where} object {oid}"
-    raw = _first_str(d["names"]) if "names" in d else _first_str(d.get("name", d.get("object_names")))
+    raw = (
+        _first_str(d["names"]) if "names" in d else _first_str(d.get("name", d.get("object_names")))
+    )
     if raw is None:
         drops.drop(stage, "object_missing_name", where)
         return None
-    name = normalize_name(raw)
+    name = _norm(raw)
     if not name:
         drops.drop(stage, "object_empty_name", where)
         return None
@@ -120,6 +177,14 @@ def parse_object(
 
 def parse_relationship(d: Any, drops: DropLog, stage: str, where: str) -> Relationship | None:
     """One VG relationship dict (ids or embedded ends) as a :class:`Relationship`, or ``None``."""
+    if type(d) is dict:  # fast path: the v1.2/v1.4 scene-graph form
+        subj, obj, predicate = d.get("subject_id"), d.get("object_id"), d.get("predicate")
+        if type(subj) is int and type(obj) is int and type(predicate) is str:
+            norm = _norm(predicate)
+            if norm:
+                syn = d.get("synsets")
+                synset = syn[0] if type(syn) is list and syn and type(syn[0]) is str else None
+                return Relationship(subj, norm, obj, synset)
     if not isinstance(d, dict):
         drops.drop(stage, "relationship_not_an_object", where)
         return None
@@ -127,14 +192,18 @@ def parse_relationship(d: Any, drops: DropLog, stage: str, where: str) -> Relati
     obj = d.get("object_id", d.get("object"))
     subj = object_id(subj) if isinstance(subj, dict) else subj
     obj = object_id(obj) if isinstance(obj, dict) else obj
-    if not (isinstance(subj, int) and isinstance(obj, int)) or isinstance(subj, bool) or isinstance(obj, bool):
+    if (
+        not (isinstance(subj, int) and isinstance(obj, int))
+        or isinstance(subj, bool)
+        or isinstance(obj, bool)
+    ):
         drops.drop(stage, "relationship_bad_ids", where)
         return None
     predicate = d.get("predicate")
     if not isinstance(predicate, str):
         drops.drop(stage, "relationship_missing_predicate", where)
         return None
-    predicate = normalize_name(predicate)
+    predicate = _norm(predicate)
     if not predicate:
         drops.drop(stage, "relationship_empty_predicate", where)
         return None

@@ -108,6 +108,19 @@ def test_images_are_embedded_as_crops_and_failures_counted(tmp_path, monkeypatch
     assert saved["counts"]["hn"]["complexity_5"] == 1
 
 
+def test_empty_split_is_counted_but_not_declared(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    from datasets import load_dataset
+
+    tables = _tables()
+    tables["hn"]["complexity_12"] = []
+    out = write_dataset(tmp_path / "toy", tables, _manifest())
+    manifest = json.loads((out / "build_manifest.json").read_text())
+    assert manifest["counts"]["hn"]["complexity_12"] == 0
+    assert "complexity_12" not in (out / "README.md").read_text().split("---")[1]
+    assert set(load_dataset(str(out), "hn", cache_dir=str(tmp_path / "c"))) == {"complexity_4", "complexity_5"}
+
+
 def test_nothing_to_write_is_a_clear_error(tmp_path):
     with pytest.raises(CrepeInputError, match="nothing to write"):
         write_dataset(tmp_path / "x", {"hn": {"test": []}}, _manifest())

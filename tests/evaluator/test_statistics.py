@@ -64,8 +64,16 @@ def _test(a: str, b: str, lead: float, p: float, q: float) -> PairTest:
 
 
 def test_rank_flips_need_significance_on_both_splits() -> None:
-    s1 = [_test("A", "B", 0.1, 0.001, 0.002), _test("A", "C", 0.1, 0.001, 0.003), _test("B", "C", 0.1, 0.001, 0.01)]
-    s2 = [_test("A", "B", -0.1, 0.01, 0.02), _test("A", "C", -0.1, 0.2, 0.3), _test("B", "C", 0.1, 0.001, 0.01)]
+    s1 = [
+        _test("A", "B", 0.1, 0.001, 0.002),
+        _test("A", "C", 0.1, 0.001, 0.003),
+        _test("B", "C", 0.1, 0.001, 0.01),
+    ]
+    s2 = [
+        _test("A", "B", -0.1, 0.01, 0.02),
+        _test("A", "C", -0.1, 0.2, 0.3),
+        _test("B", "C", 0.1, 0.001, 0.01),
+    ]
     flips = rank_flips(s1, s2)
     assert [(f.model_a, f.model_b) for f in flips] == [("A", "B")]
     assert flips[0].p_flip == 0.01

@@ -11,7 +11,8 @@ from tests.conftest import require_shared
 
 
 @pytest.mark.parametrize(
-    "reader, stem, expected", [(read_aro_attribution, "att", 28_748), (read_aro_relation, "rel", 23_937)]
+    "reader, stem, expected",
+    [(read_aro_attribution, "att", 28_748), (read_aro_relation, "rel", 23_937)],
 )
 def test_caption_lists_counts_match_the_files(reader, stem, expected):
     folder = require_shared("aro")
@@ -50,11 +51,17 @@ def test_official_attribution_with_bad_records(tmp_path):
         "bbox_x": 1, "bbox_y": 2, "bbox_w": 3, "bbox_h": 4, "image_path": "1.jpg",
     }  # fmt: skip
     path = tmp_path / "visual_genome_attribution.json"
-    path.write_text(json.dumps([good, {"true_caption": "x", "false_caption": ""}, {"false_caption": "y"}, 5]))
+    path.write_text(
+        json.dumps([good, {"true_caption": "x", "false_caption": ""}, {"false_caption": "y"}, 5])
+    )
     drops = DropLog()
     samples = list(read_aro_attribution(tmp_path, drops))
     assert len(samples) == 1 and samples[0].meta["attributes"] == ["red", "blue"]
-    assert drops.to_dict()["aro_attribution"] == {"empty_caption": 1, "missing_caption": 1, "not_an_object": 1}
+    assert drops.to_dict()["aro_attribution"] == {
+        "empty_caption": 1,
+        "missing_caption": 1,
+        "not_an_object": 1,
+    }
 
 
 def test_misaligned_or_missing_files(tmp_path):

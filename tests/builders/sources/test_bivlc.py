@@ -41,10 +41,7 @@ def test_generation_table_gives_image_files():
 def test_bad_rows_and_tables(tmp_path):
     path = tmp_path / "b.csv"
     path.write_bytes(
-        b"caption,negative_caption,type\n"
-        b"a dog,a cat,swap\n"
-        b",a cat,swap\n"
-        b"a \xff dog,a cat,swap\n"
+        b"caption,negative_caption,type\na dog,a cat,swap\n,a cat,swap\na \xff dog,a cat,swap\n"
     )
     drops = DropLog()
     assert [g.caption_0 for g in read_bivlc(path, drops)] == ["a dog"]

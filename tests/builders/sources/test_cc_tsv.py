@@ -23,7 +23,9 @@ def test_header_is_detected_and_columns_taken_by_name(tmp_path):
     path.write_text("url\tcaption\nhttp://x/1.jpg\ta dog on a bed\nhttp://x/2.jpg\t  \n")
     drops = DropLog()
     records = list(read_cc_tsv(path, drops))
-    assert [(r.text, r.image_id, r.id) for r in records] == [("a dog on a bed", "http://x/1.jpg", "0")]
+    assert [(r.text, r.image_id, r.id) for r in records] == [
+        ("a dog on a bed", "http://x/1.jpg", "0")
+    ]
     assert drops.to_dict() == {"cc": {"empty_caption": 1}}
     assert detect_header(["a caption", "http://x"]) is None
     assert detect_header(["caption", "url"]) == (0, 1)

@@ -55,7 +55,10 @@ def test_bad_annotations_are_counted(tmp_path):
 @pytest.mark.parametrize(
     "content, message",
     [
-        (b'{"annotations": [{"id": 1, "caption": "a"}, {"id": 2, "capt', "not valid JSON near byte"),
+        (
+            b'{"annotations": [{"id": 1, "caption": "a"}, {"id": 2, "capt',
+            "not valid JSON near byte",
+        ),
         (b'{"annotations": [{"caption": "caf\xe9"}]}', "not valid JSON"),
         (b'{"images": []}', "no 'annotations'"),
         (b'[{"caption": "x"}]', "top level is not a JSON object"),

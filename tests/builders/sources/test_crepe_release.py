@@ -13,6 +13,7 @@ from tests.conftest import require_shared
 HEADER = "image_id,caption,n,n_objects,n_relations,n_attributes,n_connected_components,hard_negs,x,y,width,height\n"
 
 
+@pytest.mark.slow
 def test_every_file_count_matches():
     folder = require_shared("crepe_release", "prod_hard_negatives")
     files = sorted(folder.rglob("*.csv"))

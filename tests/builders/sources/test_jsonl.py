@@ -21,7 +21,10 @@ def test_jsonl_fields_and_counted_skips(tmp_path):
     path.write_bytes(("\n".join(lines) + "\n").encode() + b'{"caption": "\xff"}\n')
     drops = DropLog()
     records = list(iter_corpus(f"jsonl:{path}", drops))
-    assert [(r.text, r.id, r.image_id) for r in records] == [("a dog", "x1", "7"), ("a cat", "2", None)]
+    assert [(r.text, r.id, r.image_id) for r in records] == [
+        ("a dog", "x1", "7"),
+        ("a cat", "2", None),
+    ]
     assert drops.to_dict()["jsonl"] == {
         "invalid_json": 1,
         "not_an_object": 1,

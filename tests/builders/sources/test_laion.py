@@ -30,7 +30,14 @@ def test_many_shards_batches_and_column_choice(tmp_path, monkeypatch):
         table = pa.table({"caption": [f"cap {i}-{j}" for j in range(5)], "other": list(range(5))})
         pq.write_table(table, tmp_path / f"part-{i}.parquet")
     records = list(iter_corpus(f"laion:{tmp_path}/part-*.parquet", DropLog()))
-    assert [r.id for r in records][:6] == ["part-0:0", "part-0:1", "part-0:2", "part-0:3", "part-0:4", "part-1:0"]
+    assert [r.id for r in records][:6] == [
+        "part-0:0",
+        "part-0:1",
+        "part-0:2",
+        "part-0:3",
+        "part-0:4",
+        "part-1:0",
+    ]
     assert len(records) == 10 and records[-1].text == "cap 1-4"
     with pytest.raises(CrepeInputError, match="no caption column missing"):
         list(iter_corpus(f"laion:{tmp_path}/part-0.parquet#missing", DropLog()))

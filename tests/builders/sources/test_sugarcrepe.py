@@ -48,4 +48,8 @@ def test_bad_rows_are_counted(tmp_path):
     path.write_text(json.dumps(rows))
     drops = DropLog()
     assert len(list(read_sugarcrepe(path, drops))) == 1
-    assert drops.to_dict()["sugarcrepe"] == {"empty_caption": 1, "missing_filename": 1, "not_an_object": 1}
+    assert drops.to_dict()["sugarcrepe"] == {
+        "empty_caption": 1,
+        "missing_filename": 1,
+        "not_an_object": 1,
+    }

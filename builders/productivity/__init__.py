@@ -1,0 +1,1 @@
+"""crepe-productivity: random-walk subgraphs of complexity 4..12 with hard negatives (SPEC §3)."""

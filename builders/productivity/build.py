@@ -1,0 +1,269 @@
+"""Build crepe-productivity (SPEC §3) from Visual Genome scene graphs.
+
+Pipeline per chunk of images (streamed; one chunk in memory at a time):
+
+1. read ``scene_graphs.json`` (+ ``image_data.json`` for sizes and file names), lemmatise object
+   names (:func:`scenegraph.lexicon.normalize_object`), drop self-loops and repeated triples;
+2. sample walks for n = 4..12, filter and deduplicate their regions, generate negative
+   candidates (:mod:`builders.productivity.items`);
+3. write captions: the template for n = 4 and, without ``--llm``, for every n; with ``--llm``
+   an LLM for n ≥ 5. Negatives are written by the same writer as their positive;
+4. drop negatives equal to another caption of the image, and (unless ``--no-nli``) negatives
+   the caption entails;
+5. rows into the configs of :mod:`builders.productivity.rows`; after the last chunk, the
+   validators run and the dataset folder is written with its manifest and card.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from builders.productivity.items import (
+    drop_entailed,
+    drop_other_captions,
+    render_items,
+    sample_items,
+)
+from builders.productivity.rows import CONFIG_NAMES, add_rows, config_infos, features, split_name
+from builders.productivity.sampler import DEFAULT_WALKS, MAX_N, MIN_N
+from cards.manifest import BuildManifest
+from cards.metadata import CardInfo
+from generators.captions.template import TemplateCaptionWriter
+from scenegraph.errors import CrepeInputError
+from scenegraph.lexicon import normalize_object
+from scenegraph.provenance import DropLog
+from scenegraph.types import Relationship, SceneGraph, SGObject
+from scenegraph.version import __version__
+
+CITATION = (
+    "@inproceedings{ma2023crepe,\n  title={CREPE: Can Vision-Language Foundation Models Reason "
+    "Compositionally?},\n  author={Ma, Zixian and Hong, Jerry and Gul, Mustafa Omer and Gandhi, Mona "
+    "and Gao, Irena and Krishna, Ranjay},\n  booktitle={CVPR},\n  year={2023}\n}"
+)
+
+
+@dataclass
+class ProductivitySettings:
+    """Inputs and settings of one build (serialised into the manifest's parameters)."""
+
+    vg: str
+    out: str
+    seed: int = 0
+    images: str | None = None
+    llm: str | None = None
+    llm_base_url: str | None = None
+    llm_cache: str | None = None
+    nli: str | None = None
+    walks: int = DEFAULT_WALKS
+    negatives_per_type: int = 5
+    min_negatives: int = 5
+    spare_negatives: int = 3
+    min_n: int = MIN_N
+    max_n: int = MAX_N
+    limit: int | None = None
+    chunk_images: int = 64
+    version: str = __version__
+    progress: bool = True
+
+
+def prepare_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
+    """Object names lemmatised; self-loops and repeated (subject, predicate, object) removed."""
+    objects = [
+        SGObject(o.id, normalize_object(o.name), o.attributes, o.box, o.synset) for o in g.objects
+    ]
+    rels: list[Relationship] = []
+    seen: set[tuple[int, str, int]] = set()
+    for r in g.relationships:
+        key = (r.subject, r.predicate, r.object)
+        if r.subject == r.object:
+            drops.drop("productivity_graph", "self_loop_relationship", f"image {g.image_id}")
+        elif key in seen:
+            drops.drop("productivity_graph", "repeated_relationship", f"image {g.image_id}")
+        else:
+            seen.add(key)
+            rels.append(r)
+    return SceneGraph(objects, rels, g.image_id, g.width, g.height)
+
+
+def _vg_files(vg: str) -> tuple[Path, Path]:
+    folder = Path(vg)
+    graphs, images = folder / "scene_graphs.json", folder / "image_data.json"
+    for f in (graphs, images):
+        if not f.is_file():
+            raise CrepeInputError(
+                f"--vg {folder} has no {f.name}; give the Visual Genome folder holding it."
+            )
+    return graphs, images
+
+
+def _writers(s: ProductivitySettings) -> tuple[dict[str, Any], dict[str, str]]:
+    writers: dict[str, Any] = {"template": TemplateCaptionWriter()}
+    models: dict[str, str] = {"caption_writer": "template"}
+    if s.llm:
+        from generators.captions.llm import LLMCaptionWriter, parse_llm_spec
+
+        model = parse_llm_spec(s.llm)
+        cache = (
+            Path(s.llm_cache)
+            if s.llm_cache
+            else Path(s.out).resolve().parent / ".crepe_cache" / "llm"
+        )
+        writers["llm"] = LLMCaptionWriter(model, base_url=s.llm_base_url, cache_dir=cache)
+        models["caption_writer"] = (
+            f"template (n={s.min_n}) + llm {s.llm} at {s.llm_base_url or 'default URL'}"
+        )
+    return writers, models
+
+
+def _chunks(it: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
+    for x in it:
+        chunk.append(x)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _card(s: ProductivitySettings, llm: bool) -> CardInfo:
+    captions = (
+        f"Captions: template for n = 4 and LLM `{s.llm}` for n ≥ 5 (generations omitting an atom are rejected)."
+        if llm
+        else "Captions: **template captions** for every complexity (no LLM was used)."
+    )
+    nli = (
+        f"Negatives entailed by their caption were removed with the NLI model `{s.nli}`."
+        if s.nli
+        else ("No NLI entailment filter was applied (`--no-nli`).")
+    )
+    return CardInfo(
+        pretty_name="CREPE productivity",
+        summary="Image regions of Visual Genome described by captions of complexity n = 4..12 "
+        "(random-walk subgraphs), each with HN-ATOM, HN-SWAP and HN-NEG hard negatives. "
+        + ("LLM and template captions." if llm else "Template captions."),
+        source_datasets=("Visual Genome",),
+        limitations=(
+            "Visual Genome annotations are incomplete: a negative may be true of the image when the "
+            "truth is not annotated (checks against the full image graph cannot see it).",
+            "HN-ATOM foils are ranked by WordNet sense frequency, not by a masked language model.",
+            "Template captions are not fluent English; they test the atoms, not the style.",
+        ),
+        citations=(CITATION,),
+        how_built=f"Random walks over each image's scene graph (seed {s.seed}, {s.walks} walks per image and n), "
+        "region filter (≥ 40,000 px, ≥ 10% of the image, aspect 0.5–2.0), patches overlapping with IoU ≥ 0.75 "
+        f"deduplicated. {captions} {nli} Negatives are written from modified subgraphs by the same writer "
+        "as their caption, with the caption's formatting.",
+    )
+
+
+def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
+    """Build the dataset folder; return it and its manifest."""
+    from tqdm import tqdm
+
+    from builders.images import ImageCropper
+    from builders.writer import write_dataset
+    from scenegraph.visual_genome import iter_scene_graphs, read_image_data
+    from validation.invariants import check_rows
+    from validation.shortcuts import audit_rows
+
+    graphs_path, image_data_path = _vg_files(s.vg)
+    if not MIN_N <= s.min_n <= s.max_n <= MAX_N:
+        raise CrepeInputError(f"complexities must satisfy {MIN_N} <= min_n <= max_n <= {MAX_N}.")
+    drops = DropLog()
+    infos = read_image_data(image_data_path, drops)
+    writers, models = _writers(s)
+    entailed = None
+    if s.nli:
+        from generators.filters.entailment import EntailmentFilter
+
+        nli = EntailmentFilter(s.nli)
+        entailed, models["nli"] = nli.entailed, s.nli
+    k = s.negatives_per_type
+    complexities = list(range(s.min_n, s.max_n + 1))
+    tables: dict[str, dict[str, list]] = {
+        c: {split_name(n): [] for n in complexities} for c in CONFIG_NAMES
+    }
+    generated: dict[str, Counter] = defaultdict(Counter)
+    images = 0
+
+    def writer_for(n: int) -> str:
+        return "llm" if "llm" in writers and n > MIN_N else "template"
+
+    stream = iter_scene_graphs(graphs_path, drops, infos)
+    if s.limit is not None:
+        stream = itertools.islice(stream, s.limit)
+    bar = tqdm(desc="productivity", unit="image", disable=not s.progress)
+    for chunk in _chunks(stream, s.chunk_images):
+        items = []
+        for g in chunk:
+            info = infos.get(str(g.image_id))
+            image_file = info.file_name if info else f"{g.image_id}.jpg"
+            g = prepare_graph(g, drops)
+            items += sample_items(
+                g,
+                image_file,
+                complexities,
+                s.seed,
+                s.walks,
+                k + s.spare_negatives,
+                writer_for,
+                drops,
+            )
+        rendered = render_items(items, writers, drops)
+        drop_other_captions(rendered, drops)
+        if entailed is not None:
+            drop_entailed(rendered, entailed, drops)
+        for r in rendered:
+            generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)
+        add_rows(tables, rendered, k, drops, s.min_negatives)
+        images += len(chunk)
+        bar.update(len(chunk))
+    bar.close()
+
+    manifest = BuildManifest(
+        dataset="crepe-productivity",
+        version=s.version,
+        builder="builders.productivity",
+        card=_card(s, "llm" in writers),
+        configs=config_infos(),
+        parameters={k_: v for k_, v in asdict(s).items() if k_ not in ("progress",)},
+        seed=s.seed,
+        models=models,
+    )
+    manifest.add_inputs(graphs_path, image_data_path)
+    manifest.drops.merge(drops)
+    manifest.summary = {
+        "captions": "llm + template" if "llm" in writers else "template captions (no LLM)",
+        "nli_filter": s.nli or "none (--no-nli)",
+        "images_read": images,
+        "ground_truths_per_n": {sp: len(rows) for sp, rows in tables["raw"].items()},
+        "negatives_generated_per_type_per_n": {
+            sp: dict(sorted(c.items()))
+            for sp, c in sorted(generated.items(), key=lambda x: int(x[0].split("_")[1]))
+        },
+        "negatives_per_type_per_n": {
+            c: {sp: sum(len(r["hard_negatives"]) for r in rows) for sp, rows in tables[c].items()}
+            for c in ("hn_atom", "hn_swap", "hn_negate")
+        },
+        "rows_per_config": {
+            c: sum(len(r) for r in splits.values()) for c, splits in tables.items()
+        },
+        "drops_total": drops.total(),
+    }
+    if "llm" in writers:
+        manifest.summary["llm_usage"] = writers["llm"].usage
+    manifest.validation = {
+        "invariants": check_rows(tables).to_dict(),
+        "shortcuts": audit_rows({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
+    }
+    cropper = ImageCropper(s.images, manifest.drops) if s.images else None
+    out = write_dataset(
+        s.out, tables, manifest, features=features(cropper is not None), images=cropper
+    )
+    return out, manifest

@@ -1,0 +1,183 @@
+"""One image → productivity items: walks, regions, negative candidates, then rendered rows.
+
+Stages and their drop reasons (every rejected walk or negative is counted):
+
+* ``productivity_walk``: ``graph_smaller_than_n`` (once per image and n), ``cannot_reach_n``.
+* ``productivity_region``: ``no_region``, ``image_size_unknown``, ``region_too_small``,
+  ``region_below_image_fraction``, ``region_aspect_out_of_range``, ``duplicate_patch``.
+* ``productivity_caption``: the writer's reason (``missing_atom``, …) for a rejected positive.
+* ``productivity_negatives``: ``<type>_caption_rejected:<reason>``, ``<type>_same_text_as_caption``,
+  ``<type>_duplicate_text``, ``<type>_equals_other_caption_of_image``,
+  ``<type>_entailed_by_caption`` (NLI).
+
+Seeds: the negatives of walk ``k`` of (image, n) use ``"{seed}:{image}:{n}:{k}:{type}"``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from builders.productivity.regions import PatchDeduplicator, region_reason, subgraph_region
+from builders.productivity.sampler import sample_walks
+from builders.region_filter import RegionFilter
+from generators.captions import CaptionWriter, match_format, negate_caption_text, write_texts
+from generators.negatives import NEGATIVE_TYPES, NegativeCandidate, compact_json
+from generators.negatives.atom import atom_negatives
+from generators.negatives.graphs import GraphIndex
+from generators.negatives.negate import negate_negatives
+from generators.negatives.swap import swap_negatives
+from scenegraph.provenance import DropLog
+from scenegraph.types import Box, SceneGraph
+
+NEG_STAGE = "productivity_negatives"
+
+
+@dataclass
+class Item:
+    """One sampled subgraph with its region and (unrendered) negative candidates."""
+
+    image_id: str
+    image_file: str
+    n: int
+    walk: int
+    graph: SceneGraph
+    region: Box
+    writer: str
+    candidates: list[NegativeCandidate] = field(default_factory=list)
+
+
+@dataclass
+class Negative:
+    type: str
+    rule: str
+    text: str
+    graph: str
+
+
+@dataclass
+class RenderedItem:
+    item: Item
+    caption: str
+    negatives: list[Negative]
+
+
+def sample_items(
+    g: SceneGraph,
+    image_file: str,
+    complexities: Sequence[int],
+    seed: int,
+    walks: int,
+    candidates_per_type: int,
+    writer_for: Callable[[int], str],
+    drops: DropLog,
+    region_filter: RegionFilter | None = None,
+) -> list[Item]:
+    """Walks for every n, filtered and deduplicated, each with its negative candidates."""
+    rf = region_filter or RegionFilter()
+    index = GraphIndex(g)
+    dedup = PatchDeduplicator()
+    items: list[Item] = []
+    for n in complexities:
+        for k, result in enumerate(sample_walks(g, n, seed, walks)):
+            if result.graph is None:
+                drops.drop(
+                    "productivity_walk", result.reason or "unknown", f"image {g.image_id} n={n}"
+                )
+                continue
+            region = subgraph_region(result.graph)
+            reason = region_reason(result.graph, region, rf)
+            if reason is None and not dedup.admit(n, region):  # type: ignore[arg-type]
+                reason = "duplicate_patch"
+            if reason is not None:
+                drops.drop("productivity_region", reason, f"image {g.image_id} n={n} walk {k}")
+                continue
+            item = Item(str(g.image_id), image_file, n, k, result.graph, region, writer_for(n))  # type: ignore[arg-type]
+            rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
+            sub = result.graph
+            item.candidates += atom_negatives(sub, index, rngs["atom"], candidates_per_type)
+            item.candidates += swap_negatives(sub, index, rngs["swap"], candidates_per_type, n)
+            item.candidates += negate_negatives(sub, index, rngs["negate"], candidates_per_type)
+            items.append(item)
+    return items
+
+
+def render_items(
+    items: list[Item], writers: dict[str, CaptionWriter], drops: DropLog
+) -> list[RenderedItem]:
+    """Write every positive and negative graph with the item's writer; assemble the texts."""
+    jobs: dict[str, list[SceneGraph]] = defaultdict(list)
+    for item in items:
+        jobs[item.writer].append(item.graph)
+        jobs[item.writer] += [c.graph for c in item.candidates if not c.caption_level]
+    texts = {w: iter(write_texts(writers[w], graphs)) for w, graphs in jobs.items()}
+    out: list[RenderedItem] = []
+    for item in items:
+        stream = texts[item.writer]
+        caption, reason = next(stream)
+        rendered = [(c, None if c.caption_level else next(stream)) for c in item.candidates]
+        if caption is None:
+            drops.drop(
+                "productivity_caption", reason or "rejected", f"image {item.image_id} n={item.n}"
+            )
+            continue
+        negatives: list[Negative] = []
+        seen = {caption}
+        for cand, result in rendered:
+            if cand.caption_level:
+                text: str | None = negate_caption_text(caption)
+            else:
+                text, why = result  # type: ignore[misc]
+                if text is None:
+                    drops.drop(
+                        NEG_STAGE, f"{cand.type}_caption_rejected:{why}", f"image {item.image_id}"
+                    )
+                    continue
+            text = match_format(text, caption)
+            if text == caption:
+                drops.drop(NEG_STAGE, f"{cand.type}_same_text_as_caption", text)
+            elif text in seen:
+                drops.drop(NEG_STAGE, f"{cand.type}_duplicate_text", text)
+            else:
+                seen.add(text)
+                negatives.append(Negative(cand.type, cand.rule, text, compact_json(cand.graph)))
+        out.append(RenderedItem(item, caption, negatives))
+    return out
+
+
+def drop_other_captions(rendered: list[RenderedItem], drops: DropLog) -> None:
+    """Remove negatives equal to a positive caption of another item of the same image."""
+    by_image: dict[str, set[str]] = defaultdict(set)
+    for r in rendered:
+        by_image[r.item.image_id].add(r.caption)
+    for r in rendered:
+        captions = by_image[r.item.image_id]
+        kept = []
+        for neg in r.negatives:
+            if neg.text in captions:
+                drops.drop(NEG_STAGE, f"{neg.type}_equals_other_caption_of_image", neg.text)
+            else:
+                kept.append(neg)
+        r.negatives = kept
+
+
+def drop_entailed(
+    rendered: list[RenderedItem],
+    entailed: Callable[[list[str], list[str]], list[bool]],
+    drops: DropLog,
+) -> None:
+    """Remove negatives that their positive entails (NLI), counting them by type."""
+    pairs = [(r, neg) for r in rendered for neg in r.negatives]
+    if not pairs:
+        return
+    flags = entailed([r.caption for r, _ in pairs], [neg.text for _, neg in pairs])
+    doomed = {id(neg) for (_, neg), flag in zip(pairs, flags, strict=True) if flag}
+    for r in rendered:
+        for neg in r.negatives:
+            if id(neg) in doomed:
+                drops.drop(
+                    NEG_STAGE, f"{neg.type}_entailed_by_caption", f"{r.caption} => {neg.text}"
+                )
+        r.negatives = [neg for neg in r.negatives if id(neg) not in doomed]

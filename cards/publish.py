@@ -1,0 +1,90 @@
+"""Publishing a dataset folder to the HuggingFace Hub with a version tag (SPEC §7).
+
+A release is: the folder uploaded as one commit of a dataset repo, then a tag ``v<version>``
+(the dataset version from the build manifest) on that commit, so that
+``load_dataset("<org>/<name>", config, revision="v1.0.0")`` pins it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from cards.manifest import read_manifest
+from scenegraph.errors import CrepeInputError
+
+
+@dataclass(frozen=True)
+class ReleasePlan:
+    """What :func:`publish` uploads: the files and the tag."""
+
+    folder: Path
+    repo_id: str
+    tag: str
+    files: tuple[str, ...]
+    configs: tuple[str, ...]
+
+
+def check_folder(folder: str | Path) -> tuple[str, ...]:
+    """Check that a folder is a complete dataset; return its config names.
+
+    Every config of the README's ``configs:`` must have parquet files for each split, and the
+    manifest's counts must name the same configs.
+
+    Raises:
+        CrepeInputError: naming the first problem found.
+    """
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    readme = folder / "README.md"
+    if not readme.exists():
+        raise CrepeInputError(f"{folder} has no README.md; rebuild the dataset")
+    parts = readme.read_text(encoding="utf-8").split("---\n")
+    if len(parts) < 3:
+        raise CrepeInputError(f"{readme} has no YAML front matter; rebuild the dataset")
+    front = yaml.safe_load(parts[1]) or {}
+    configs = front.get("configs") or []
+    names = tuple(c["config_name"] for c in configs)
+    non_empty = {c for c, splits in manifest.counts.items() if any(splits.values())}
+    if set(names) != non_empty:
+        raise CrepeInputError(
+            f"{readme} declares configs {sorted(names)} but the manifest counts {sorted(manifest.counts)}"
+        )
+    for config in configs:
+        for data_file in config["data_files"]:
+            if not list(folder.glob(data_file["path"])):
+                raise CrepeInputError(f"{folder} has no files for {data_file['path']}; rebuild the dataset")
+    return names
+
+
+def plan_release(folder: str | Path, repo_id: str, tag: str | None = None) -> ReleasePlan:
+    """The release of ``folder`` to ``repo_id`` (tag defaults to ``v`` + dataset version)."""
+    folder = Path(folder)
+    configs = check_folder(folder)
+    if "/" not in repo_id:
+        raise CrepeInputError(f"repository {repo_id!r} must be written as <org or user>/<name>")
+    version = read_manifest(folder).version
+    files = tuple(sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()))
+    return ReleasePlan(folder, repo_id, tag or f"v{version}", files, configs)
+
+
+def publish(plan: ReleasePlan, private: bool = False, token: str | None = None) -> str:
+    """Upload the folder as one commit and tag it; return the commit URL.
+
+    Needs network access and a Hub token with write access (``huggingface-cli login`` or
+    ``HF_TOKEN``).
+    """
+    from huggingface_hub import HfApi
+
+    api = HfApi(token=token)
+    api.create_repo(plan.repo_id, repo_type="dataset", private=private, exist_ok=True)
+    commit = api.upload_folder(
+        folder_path=str(plan.folder),
+        repo_id=plan.repo_id,
+        repo_type="dataset",
+        commit_message=f"Release {plan.tag}",
+    )
+    api.create_tag(plan.repo_id, tag=plan.tag, repo_type="dataset", revision=commit.oid)
+    return commit.commit_url

@@ -1,0 +1,107 @@
+"""The two model backends behind :class:`evaluator.models.EncoderModel`: open_clip and HF CLIP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from evaluator.models import EncoderModel, is_openai_derived
+from scenegraph.errors import CrepeInputError, MissingResourceError
+
+
+class OpenClipModel(EncoderModel):
+    """An open_clip model (specs: see :mod:`evaluator.models`)."""
+
+    def __init__(
+        self,
+        spec: str,
+        name: str,
+        pretrained: str | None,
+        model_id: str,
+        device: str,
+        precision: str,
+    ):
+        import open_clip
+
+        if ":" not in name and name not in open_clip.list_models():
+            raise CrepeInputError(
+                f"open_clip has no architecture {name!r} (model spec {spec}); see open_clip.list_models()."
+            )
+        quick_gelu = is_openai_derived(name, pretrained)
+        try:
+            model, _, preprocess = open_clip.create_model_and_transforms(
+                name, pretrained=pretrained, device=device, force_quick_gelu=quick_gelu,
+                precision="fp16" if precision == "fp16" else "fp32",
+            )  # fmt: skip
+        except (RuntimeError, OSError, ValueError) as err:
+            if (pretrained and Path(pretrained).exists()) or name.startswith("local-dir:"):
+                raise CrepeInputError(f"cannot load open_clip model {spec}: {err}") from err
+            raise MissingResourceError(
+                f"open_clip model {spec} is not available offline ({type(err).__name__}); download it "
+                "where a network exists or pass a local checkpoint as open_clip:NAME@/path/to/checkpoint."
+            ) from err
+        self.model = model.eval()
+        self.tokenizer = open_clip.get_tokenizer(name)
+        self.preprocess = preprocess
+        self.spec, self.model_id, self.device, self.precision = spec, model_id, device, precision
+        self.quick_gelu = quick_gelu
+
+    def _image_features(self, pixels):
+        return self.model.encode_image(pixels)
+
+    def _text_features(self, texts: list[str]):
+        return self.model.encode_text(self.tokenizer(texts).to(self.device))
+
+
+class _HFPreprocess:
+    """Picklable PIL → pixel tensor wrapper around a HuggingFace image processor."""
+
+    def __init__(self, processor: Any) -> None:
+        self.processor = processor
+
+    def __call__(self, image):
+        return self.processor(images=image.convert("RGB"), return_tensors="pt")["pixel_values"][0]
+
+
+class HFClipModel(EncoderModel):
+    """A HuggingFace ``CLIPModel`` with ``CLIPProcessor`` (or tokenizer + image processor)."""
+
+    def __init__(self, spec: str, name_or_path: str, model_id: str, device: str, precision: str):
+        import torch
+        from transformers import AutoImageProcessor, AutoTokenizer, CLIPModel
+
+        try:
+            dtype = torch.float16 if precision == "fp16" else torch.float32
+            self.model = CLIPModel.from_pretrained(name_or_path, dtype=dtype).to(device).eval()
+            self.tokenizer = AutoTokenizer.from_pretrained(name_or_path)
+            image_processor = AutoImageProcessor.from_pretrained(name_or_path)
+        except OSError as err:
+            if Path(name_or_path).exists():
+                raise CrepeInputError(
+                    f"cannot load HuggingFace CLIP model from {name_or_path}: {err}"
+                ) from err
+            raise MissingResourceError(
+                f"HuggingFace model {name_or_path} is not cached and cannot be downloaded here; "
+                "download it where a network exists or pass a local folder as hf:/path/to/model."
+            ) from err
+        self.preprocess = _HFPreprocess(image_processor)
+        self.max_length = min(
+            getattr(self.model.config.text_config, "max_position_embeddings", 77), 77
+        )
+        self.spec, self.model_id, self.device, self.precision = spec, model_id, device, precision
+
+    @staticmethod
+    def _pooled(out):
+        return out if hasattr(out, "dim") else out.pooler_output
+
+    def _image_features(self, pixels):
+        return self._pooled(self.model.get_image_features(pixel_values=pixels))
+
+    def _text_features(self, texts: list[str]):
+        batch = self.tokenizer(
+            texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt"
+        )
+        batch = {
+            k: v.to(self.device) for k, v in batch.items() if k in ("input_ids", "attention_mask")
+        }
+        return self._pooled(self.model.get_text_features(**batch))

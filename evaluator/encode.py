@@ -1,0 +1,219 @@
+"""Encode every unique image crop and every unique text once, batched, with an on-disk cache.
+
+CREPE's retrieval sets repeat the same image under several negative types and the same captions
+across sets; here an image crop is keyed by ``(image_file, bbox)`` (or the hash of its embedded
+bytes) and a text by its string, and each key is encoded once per model. Image decoding and
+cropping run in ``torch.utils.data.DataLoader`` workers (each keeps a few decoded images, and keys
+are sorted so crops of one file arrive together). Embeddings are cached per
+``(model_id, dataset fingerprint, precision, image folder)`` as ``.npy`` + a JSON key list; a
+second run only encodes what the cache lacks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from evaluator.datasets_io import ImageRef
+from evaluator.models import EncoderModel, safe_name
+from scenegraph.provenance import write_json_atomic
+from scenegraph.types import Box
+
+_OPEN_IMAGES = 4
+
+
+class RegionDataset:
+    """``dataset[i]`` → ``(i, pixel tensor or None, failure reason or None)``."""
+
+    def __init__(self, refs: Sequence[ImageRef], image_dir: Path | None, preprocess) -> None:
+        self.refs, self.image_dir, self.preprocess = list(refs), image_dir, preprocess
+        self._open: OrderedDict[str, object] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+    def _file(self, name: str):
+        from PIL import Image
+
+        if name not in self._open:
+            if self.image_dir is None:
+                raise FileNotFoundError("no_image_dir")
+            with Image.open(self.image_dir / name) as img:
+                self._open[name] = img.convert("RGB")
+            if len(self._open) > _OPEN_IMAGES:
+                self._open.popitem(last=False)
+        self._open.move_to_end(name)
+        return self._open[name]
+
+    def load(self, ref: ImageRef):
+        """The PIL crop of ``ref`` (raises ``OSError`` / ``ValueError`` when impossible)."""
+        from PIL import Image
+
+        if ref.data is not None:
+            return Image.open(io.BytesIO(ref.data)).convert("RGB")
+        if not ref.file:
+            raise FileNotFoundError("no_image_reference")
+        img = self._file(ref.file)
+        if ref.bbox is None:
+            return img
+        box = Box.from_list(ref.bbox).clip(img.width, img.height)
+        if box.w < 1 or box.h < 1:
+            raise ValueError("empty_crop")
+        return img.crop((round(box.x), round(box.y), round(box.x + box.w), round(box.y + box.h)))
+
+    def __getitem__(self, i: int):
+        try:
+            return i, self.preprocess(self.load(self.refs[i])), None
+        except FileNotFoundError as err:
+            reason = (
+                err.args[0] if err.args and str(err.args[0]).startswith("no_") else "missing_image"
+            )
+            return i, None, reason
+        except ValueError as err:
+            return i, None, str(err) if str(err) == "empty_crop" else "unreadable_image"
+        except OSError:
+            return i, None, "unreadable_image"
+
+
+def _collate(batch):
+    import torch
+
+    ok = [(i, t) for i, t, _ in batch if t is not None]
+    failed = [(i, r) for i, t, r in batch if t is None]
+    pixels = torch.stack([t for _, t in ok]) if ok else None
+    return [i for i, _ in ok], pixels, failed
+
+
+class EmbeddingCache:
+    """Embeddings on disk: ``<root>/<model>/<key>/{images,texts}.npy`` + ``.keys.json``."""
+
+    def __init__(
+        self,
+        root: Path | None,
+        model_id: str,
+        fingerprint: str,
+        precision: str,
+        image_dir: Path | None,
+    ):
+        ident = "|".join(
+            (model_id, fingerprint, precision, str(image_dir.resolve() if image_dir else ""))
+        )
+        self.dir = (
+            None
+            if root is None
+            else Path(root) / safe_name(model_id) / hashlib.sha256(ident.encode()).hexdigest()[:16]
+        )
+        self.ident = ident
+
+    def load(self, kind: str) -> dict[str, np.ndarray]:
+        if self.dir is None or not (self.dir / f"{kind}.npy").exists():
+            return {}
+        keys = json.loads((self.dir / f"{kind}.keys.json").read_text(encoding="utf-8"))
+        array = np.load(self.dir / f"{kind}.npy")
+        return dict(zip(keys, array, strict=True))
+
+    def save(self, kind: str, table: dict[str, np.ndarray]) -> None:
+        if self.dir is None or not table:
+            return
+        self.dir.mkdir(parents=True, exist_ok=True)
+        keys = sorted(table)
+        tmp = self.dir / f".{kind}.tmp.npy"
+        np.save(tmp, np.stack([table[k] for k in keys]).astype(np.float32))
+        tmp.replace(self.dir / f"{kind}.npy")
+        write_json_atomic(self.dir / f"{kind}.keys.json", keys)
+        write_json_atomic(self.dir / "cache.json", {"identity": self.ident})
+
+
+@dataclass
+class Embeddings:
+    """Embedding tables: key → row, plus what failed and how long it took."""
+
+    images: dict[str, np.ndarray]
+    texts: dict[str, np.ndarray]
+    failed: dict[str, str] = field(default_factory=dict)
+    timing: dict[str, float] = field(default_factory=dict)
+
+
+def encode_images(
+    model: EncoderModel, refs: Iterable[ImageRef], image_dir: Path | None, batch_size: int = 256,
+    workers: int = 0, progress: bool = True,
+) -> tuple[dict[str, np.ndarray], dict[str, str]]:  # fmt: skip
+    """Embed unique image regions; returns ``(key → embedding, key → failure reason)``."""
+    import torch
+    from tqdm import tqdm
+
+    unique = sorted({r.key: r for r in refs}.values(), key=lambda r: (r.file or "", r.key))
+    out: dict[str, np.ndarray] = {}
+    failed: dict[str, str] = {}
+    if not unique:
+        return out, failed
+    loader = torch.utils.data.DataLoader(
+        RegionDataset(unique, image_dir, model.preprocess), batch_size=batch_size, shuffle=False,
+        num_workers=workers, collate_fn=_collate, pin_memory=model.device.startswith("cuda"),
+        persistent_workers=False,
+    )  # fmt: skip
+    with tqdm(
+        total=len(unique), desc="images", unit="img", disable=not progress, leave=False
+    ) as bar:
+        for idx, pixels, bad in loader:
+            if pixels is not None:
+                feats = model.encode_pixels(pixels).cpu().numpy()
+                out.update((unique[i].key, f) for i, f in zip(idx, feats, strict=True))
+            failed.update((unique[i].key, reason) for i, reason in bad)
+            bar.update(len(idx) + len(bad))
+    return out, failed
+
+
+def encode_texts(
+    model: EncoderModel, texts: Iterable[str], batch_size: int = 256, progress: bool = True
+) -> dict[str, np.ndarray]:
+    """Embed unique texts, batched by length; returns ``text → embedding``."""
+    from tqdm import tqdm
+
+    unique = sorted(set(texts), key=lambda t: (len(t), t))
+    out: dict[str, np.ndarray] = {}
+    with tqdm(
+        total=len(unique), desc="texts", unit="txt", disable=not progress, leave=False
+    ) as bar:
+        for start in range(0, len(unique), batch_size):
+            chunk = unique[start : start + batch_size]
+            out.update(zip(chunk, model.encode_texts(chunk).cpu().numpy(), strict=True))
+            bar.update(len(chunk))
+    return out
+
+
+def encode_all(
+    model: EncoderModel, refs: Iterable[ImageRef], texts: Iterable[str], image_dir: Path | None,
+    cache: EmbeddingCache, batch_size: int = 256, workers: int = 0, progress: bool = True,
+) -> Embeddings:  # fmt: skip
+    """Embeddings for every unique region and text, read from ``cache`` where present."""
+    refs, texts = list(refs), set(texts)
+    timing: dict[str, float] = {}
+    images, cached_texts = cache.load("images"), cache.load("texts")
+    todo_refs = [r for r in refs if r.key not in images]
+    todo_texts = [t for t in texts if t not in cached_texts]
+    timing["images_cached"] = float(len({r.key for r in refs}) - len({r.key for r in todo_refs}))
+    timing["texts_cached"] = float(len(texts) - len(todo_texts))
+    start = time.perf_counter()
+    new_images, failed = encode_images(model, todo_refs, image_dir, batch_size, workers, progress)
+    timing["images_s"] = time.perf_counter() - start
+    timing["images_encoded"] = float(len(new_images))
+    start = time.perf_counter()
+    new_texts = encode_texts(model, todo_texts, batch_size, progress)
+    timing["texts_s"] = time.perf_counter() - start
+    timing["texts_encoded"] = float(len(new_texts))
+    if new_images:
+        images.update(new_images)
+        cache.save("images", images)
+    if new_texts:
+        cached_texts.update(new_texts)
+        cache.save("texts", cached_texts)
+    return Embeddings(images, cached_texts, failed, timing)

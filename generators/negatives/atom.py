@@ -1,0 +1,119 @@
+"""HN-ATOM (SPEC §3.4, as in systematicity §2.5): replace one atom with an incorrect one.
+
+Procedure (deterministic given ``rng``):
+
+1. The atom occurrences of the subgraph (objects, attributes, relationships) are shuffled.
+2. Each atom in turn offers its foils (:mod:`generators.negatives.foils`): antonyms in their
+   order, then a shuffled copy of the top co-hyponyms. The first *valid* foil of each atom
+   becomes a candidate; when every atom has been visited and fewer than ``limit`` candidates
+   exist, further passes take each atom's next valid foil (so negatives spread over atoms).
+3. A foil is invalid when the full image graph ``G`` could make it true:
+
+   * the modified subgraph holds in ``G`` (:meth:`GraphIndex.holds`);
+   * attribute foil: the same object already has it in ``G``, or in the subgraph;
+   * object foil: ``G`` has an object with the foil's name whose box overlaps the replaced
+     object's box with IoU ≥ 0.5 (the same thing annotated under another name);
+   * relationship foil: ``G`` has the foil between the same subject and object.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from generators.negatives import NegativeCandidate, replace_object, replace_relationship
+from generators.negatives.foils import attribute_foils, object_foils, relation_foils
+from generators.negatives.graphs import GraphIndex
+from scenegraph.types import Relationship, SceneGraph, SGObject
+
+SAME_THING_IOU = 0.5
+
+
+def _ordered(foils: tuple[str, ...], n_first: int, rng: random.Random) -> list[str]:
+    head, tail = list(foils[:n_first]), list(foils[n_first:])
+    rng.shuffle(tail)
+    return head + tail
+
+
+def _object_candidates(
+    sub: SceneGraph, g: GraphIndex, obj: SGObject, rng: random.Random
+) -> Iterator[NegativeCandidate]:
+    for foil in _ordered(object_foils(obj.name, obj.synset), 0, rng):
+        new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
+        if obj.box is not None and any(
+            g.by_id[other].box is not None and g.by_id[other].box.iou(obj.box) >= SAME_THING_IOU
+            for other in g.by_name.get(foil, ())
+        ):
+            continue
+        graph = replace_object(sub, new)
+        if not g.holds(graph):
+            yield NegativeCandidate("atom", "atom:object", graph)
+
+
+def _attribute_candidates(
+    sub: SceneGraph, g: GraphIndex, obj: SGObject, index: int, rng: random.Random
+) -> Iterator[NegativeCandidate]:
+    from scenegraph.lexicon import antonyms
+
+    original = obj.attributes[index]
+    foils = attribute_foils(original)
+    n_antonyms = sum(1 for f in foils if f in antonyms(original, "a"))
+    for foil in _ordered(foils, n_antonyms, rng):
+        if foil in obj.attributes or g.has_attribute(obj.id, foil):
+            continue
+        attrs = list(obj.attributes)
+        attrs[index] = foil
+        graph = replace_object(sub, SGObject(obj.id, obj.name, tuple(attrs), obj.box, obj.synset))
+        if not g.holds(graph):
+            rule = (
+                "atom:attribute_antonym"
+                if foil in antonyms(original, "a")
+                else "atom:attribute_cohyponym"
+            )
+            yield NegativeCandidate("atom", rule, graph)
+
+
+def _relation_candidates(
+    sub: SceneGraph, g: GraphIndex, index: int, rng: random.Random
+) -> Iterator[NegativeCandidate]:
+    rel = sub.relationships[index]
+    for foil in relation_foils(rel.predicate):
+        if foil in g.pair_predicates.get((rel.subject, rel.object), ()):
+            continue
+        graph = replace_relationship(sub, index, Relationship(rel.subject, foil, rel.object))
+        if not g.holds(graph):
+            yield NegativeCandidate("atom", "atom:relationship", graph)
+
+
+def atom_negatives(
+    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int
+) -> list[NegativeCandidate]:
+    """Up to ``limit`` HN-ATOM candidates with distinct graphs (see the module docstring)."""
+    streams: list[Iterator[NegativeCandidate]] = []
+    slots: list[tuple] = [("object", o) for o in sub.objects]
+    slots += [("attribute", o, i) for o in sub.objects for i in range(len(o.attributes))]
+    slots += [("relationship", i) for i in range(len(sub.relationships))]
+    rng.shuffle(slots)
+    for slot in slots:
+        if slot[0] == "object":
+            streams.append(_object_candidates(sub, g, slot[1], rng))
+        elif slot[0] == "attribute":
+            streams.append(_attribute_candidates(sub, g, slot[1], slot[2], rng))
+        else:
+            streams.append(_relation_candidates(sub, g, slot[1], rng))
+    out: list[NegativeCandidate] = []
+    seen = {sub.signature()}
+    while streams and len(out) < limit:
+        alive = []
+        for stream in streams:
+            if len(out) >= limit:
+                break
+            for cand in stream:
+                key = cand.graph.signature()
+                if key not in seen:
+                    seen.add(key)
+                    out.append(cand)
+                    alive.append(stream)
+                    break
+        streams = alive
+    return out

@@ -1,0 +1,198 @@
+"""Candidate foils for HN-ATOM: WordNet antonyms and grand-hypernym co-hyponyms (SPEC §2.5).
+
+Choices the papers leave open, written down:
+
+* **Attributes**: WordNet adjective antonyms first ("tall" → "short"), kept when the antonym's
+  most frequent sense occurs at least once in SemCor (drops "achromatic", "unrhetorical"); then,
+  for colours only (the noun sense descends from ``color.n.01``), the other colours among its
+  co-hyponyms ("red" → blue, green, …). Other attributes' noun senses are unrelated to the
+  adjective ("white" → white person), so their co-hyponyms are not used.
+* **Objects**: co-hyponyms of the object's Visual Genome synset when annotated ("sign.n.02",
+  a signboard), else of the name's most frequent noun sense ("dog" → cat, fox, …); then noun
+  antonyms.
+* **Relationships**: a hand-written table of spatial opposites (``data/relation_foils.json``,
+  "on" → "under"), then WordNet verb antonyms of the predicate's verb, re-inflected.
+* **Plausibility**: the paper ranks foils with a masked LM (BERT). We rank co-hyponyms by the
+  SemCor frequency of the foil's most frequent sense and keep a co-hyponym only when *that*
+  sense is itself a grandchild of the word's grand-hypernym (this removes rare senses such as
+  "head" as a co-hyponym of "boy"); at most :data:`TOP_K` co-hyponyms are kept. Foils are single
+  lower-case words without digits, or phrases from the relation table.
+* **Synonyms are never foils**: a word sharing a synset with the original is removed.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from scenegraph.lexicon import antonyms, cohyponyms, lemmatize_verb
+from scenegraph.resources import wordnet
+
+TOP_K = 10
+MIN_ANTONYM_COUNT = 1
+RELATION_TABLE = Path(__file__).resolve().parent / "data" / "relation_foils.json"
+
+
+@functools.lru_cache(maxsize=1)
+def relation_table() -> dict[str, tuple[str, ...]]:
+    data = json.loads(RELATION_TABLE.read_text(encoding="utf-8"))
+    return {k: tuple(v) for k, v in data["foils"].items()}
+
+
+def _plain(word: str) -> bool:
+    return word.isalpha() and word.islower() and len(word) >= 2
+
+
+@functools.lru_cache(maxsize=100_000)
+def synonyms(word: str) -> frozenset[str]:
+    """Lemma names sharing a synset with ``word`` (any part of speech, three senses each)."""
+    wn = wordnet()
+    out = {word}
+    for pos in ("n", "a", "v", "r"):
+        for synset in wn.synsets(word.replace(" ", "_"), pos=pos)[:3]:
+            out.update(lemma.name().replace("_", " ").lower() for lemma in synset.lemmas())
+    return frozenset(out)
+
+
+_SS_TYPE = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
+
+
+@functools.lru_cache(maxsize=1)
+def first_senses() -> dict[tuple[str, str], tuple[int, int]]:
+    """``(lemma, pos) → (synset offset, SemCor count)`` of each word's most frequent sense.
+
+    Read once from WordNet's ``index.sense`` (satellite adjectives count as adjectives); much
+    faster than asking NLTK for every candidate's synsets and lemma counts.
+    """
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    with wordnet().open("index.sense") as handle:
+        for line in handle:
+            key, offset, sense_number, count = line.split()
+            if sense_number != "1":
+                continue
+            lemma, _, rest = key.partition("%")
+            out.setdefault((lemma.replace("_", " "), _SS_TYPE[rest[0]]), (int(offset), int(count)))
+    return out
+
+
+def _first_sense(word: str, pos: str):
+    found = wordnet().synsets(word.replace(" ", "_"), pos=pos)
+    return found[0] if found else None
+
+
+def _grandchildren(sense) -> set[int]:
+    return {
+        gc.offset()
+        for p in sense.hypernyms()
+        for g in p.hypernyms()
+        for c in g.hyponyms()
+        for gc in c.hyponyms()
+    }
+
+
+def _rank(candidates, grandchildren: set[int], pos: str) -> tuple[str, ...]:
+    senses = first_senses()
+    scored = set()
+    for foil in candidates:
+        first = senses.get((foil, pos)) if _plain(foil) else None
+        if first is not None and first[0] in grandchildren:
+            scored.add((-first[1], foil))
+    return tuple(f for _, f in sorted(scored)[:TOP_K])
+
+
+@functools.lru_cache(maxsize=100_000)
+def ranked_cohyponyms(word: str, pos: str = "n") -> tuple[str, ...]:
+    """Co-hyponyms whose most frequent sense shares the word's grand-hypernym, most common first."""
+    sense = _first_sense(word, pos)
+    if sense is None:
+        return ()
+    return _rank(cohyponyms(word, pos), _grandchildren(sense), pos)
+
+
+@functools.lru_cache(maxsize=100_000)
+def synset_cohyponyms(synset_name: str) -> tuple[str, ...]:
+    """Like :func:`ranked_cohyponyms`, from an annotated synset ("sign.n.02") instead of sense 1."""
+    try:
+        sense = wordnet().synset(synset_name)
+    except Exception:
+        return ()
+    grandchildren = _grandchildren(sense)
+    names = {
+        lemma.name().replace("_", " ").lower()
+        for offset in grandchildren
+        for lemma in wordnet().synset_from_pos_and_offset(sense.pos(), offset).lemmas()
+    }
+    return _rank(sorted(names), grandchildren, "n")
+
+
+def _is_colour(word: str) -> bool:
+    sense = _first_sense(word, "n")
+    return sense is not None and any(
+        h.name() == "color.n.01" for h in sense.closure(lambda z: z.hypernyms())
+    )
+
+
+@functools.lru_cache(maxsize=100_000)
+def attribute_foils(attribute: str) -> tuple[str, ...]:
+    """Foils for an attribute: frequent antonyms, then other colours for a colour."""
+    senses = first_senses()
+    out = [
+        a
+        for a in antonyms(attribute, "a")
+        if _plain(a) and senses.get((a, "a"), (0, 0))[1] >= MIN_ANTONYM_COUNT
+    ]
+    if _is_colour(attribute):
+        out += [c for c in ranked_cohyponyms(attribute, "n") if (c, "a") in senses]
+    return _clean(attribute, out)
+
+
+@functools.lru_cache(maxsize=100_000)
+def object_foils(name: str, synset: str | None = None) -> tuple[str, ...]:
+    """Foils for an object name: ranked co-hyponyms (of its VG synset when given), then antonyms."""
+    cohyp = synset_cohyponyms(synset) if synset else ()
+    out = list(cohyp or ranked_cohyponyms(name, "n")) + [
+        a for a in antonyms(name, "n") if _plain(a)
+    ]
+    return _clean(name, out)
+
+
+def _inflect_like(lemma: str, original: str) -> str:
+    """``lemma`` (maybe a phrase) with its first word inflected like ``original``'s first word."""
+    from lemminflect import getInflection
+
+    first, _, rest = lemma.partition(" ")
+    word = original.split(" ", 1)[0]
+    tag = (
+        "VBG"
+        if word.endswith("ing")
+        else "VBZ"
+        if word.endswith("s")
+        else "VBD"
+        if word.endswith("ed")
+        else None
+    )
+    if tag is None or word == lemmatize_verb(word):
+        return lemma
+    forms = getInflection(first, tag=tag)
+    return " ".join(x for x in (forms[0] if forms else first, rest) if x)
+
+
+@functools.lru_cache(maxsize=100_000)
+def relation_foils(predicate: str) -> tuple[str, ...]:
+    """Foils for a relationship predicate: the opposites table, then WordNet verb antonyms."""
+    out = list(relation_table().get(predicate, ()))
+    words = predicate.split(" ")
+    verb = lemmatize_verb(words[0])
+    for antonym in antonyms(verb, "v"):
+        out.append(" ".join([_inflect_like(antonym, predicate), *words[1:]]))
+    return _clean(predicate, out)
+
+
+def _clean(original: str, foils: list[str]) -> tuple[str, ...]:
+    same = synonyms(original)
+    out: list[str] = []
+    for foil in foils:
+        if foil and foil != original and foil not in same and foil not in out:
+            out.append(foil)
+    return tuple(out)

@@ -1,0 +1,105 @@
+"""Checking candidate negatives against the full image graph ``G`` (SPEC §3.4).
+
+A negative must be false for the image. The general test is :meth:`GraphIndex.holds`: the
+modified subgraph ``H'`` is *made true by G* when ``G`` contains it, i.e. there is an injective
+map from the objects of ``H'`` to objects of ``G`` with the same name, whose attributes include
+the object's attributes, and that carries every relationship of ``H'`` onto a relationship of
+``G`` with the same predicate. Rule-specific checks (e.g. "neither attribute already holds for
+the other object") are added by each generator.
+
+The search is a small backtracking match (subgraphs have at most 12 atoms). When it would
+take more than ``max_steps`` steps the answer is "holds" — the conservative choice, which drops
+the candidate rather than risk keeping a true "negative".
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from scenegraph.types import SceneGraph, SGObject
+
+MAX_STEPS = 50_000
+
+
+class GraphIndex:
+    """Look-ups over the full image graph ``G`` (names, attributes, relations by pair)."""
+
+    def __init__(self, graph: SceneGraph) -> None:
+        self.graph = graph
+        self.by_id: dict[int, SGObject] = graph.object_by_id()
+        self.attrs: dict[int, frozenset[str]] = {
+            o.id: frozenset(o.attributes) for o in graph.objects
+        }
+        self.by_name: dict[str, list[int]] = defaultdict(list)
+        for o in graph.objects:
+            self.by_name[o.name].append(o.id)
+        self.triples: set[tuple[int, str, int]] = set()
+        self.pair_predicates: dict[tuple[int, int], set[str]] = defaultdict(set)
+        self.out_edges: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        self.in_edges: dict[int, list[tuple[int, str]]] = defaultdict(list)
+        for r in graph.relationships:
+            if r.subject in self.by_id and r.object in self.by_id:
+                self.triples.add((r.subject, r.predicate, r.object))
+                self.pair_predicates[(r.subject, r.object)].add(r.predicate)
+                self.out_edges[r.subject].append((r.predicate, r.object))
+                self.in_edges[r.object].append((r.subject, r.predicate))
+
+    def name(self, oid: int) -> str:
+        return self.by_id[oid].name
+
+    def has_attribute(self, oid: int, attribute: str) -> bool:
+        return attribute in self.attrs.get(oid, frozenset())
+
+    def holds(self, sub: SceneGraph, max_steps: int = MAX_STEPS) -> bool:
+        """True when ``G`` contains ``sub`` (see the module docstring)."""
+        candidates: dict[int, list[int]] = {}
+        for o in sub.objects:
+            need = set(o.attributes)
+            found = [g for g in self.by_name.get(o.name, ()) if need <= self.attrs[g]]
+            if not found:
+                return False
+            candidates[o.id] = found
+        order = sorted(candidates, key=lambda i: len(candidates[i]))
+        rels = [(r.subject, r.predicate, r.object) for r in sub.relationships]
+        assign: dict[int, int] = {}
+        used: set[int] = set()
+        steps = 0
+
+        def consistent(hid: int) -> bool:
+            for s, p, o in rels:
+                if (
+                    hid in (s, o)
+                    and s in assign
+                    and o in assign
+                    and (assign[s], p, assign[o]) not in self.triples
+                ):
+                    return False
+            return True
+
+        def search(k: int) -> bool:
+            nonlocal steps
+            if k == len(order):
+                return True
+            hid = order[k]
+            for gid in candidates[hid]:
+                steps += 1
+                if steps > max_steps:
+                    raise _TooManySteps
+                if gid in used:
+                    continue
+                assign[hid] = gid
+                used.add(gid)
+                if consistent(hid) and search(k + 1):
+                    return True
+                del assign[hid]
+                used.discard(gid)
+            return False
+
+        try:
+            return search(0)
+        except _TooManySteps:
+            return True
+
+
+class _TooManySteps(Exception):
+    pass

@@ -1,0 +1,88 @@
+"""HN-NEG (SPEC §3.4): negate the whole caption, or one atom, checked against ``G``.
+
+* ``negate:caption`` — "there is no …" + the positive caption. The subgraph is in the image, so
+  this is always false; it is offered first, once per positive.
+* ``negate:attribute`` — attribute ``a`` of object ``o`` becomes "not a" ("vase that is not
+  yellow"). Invalid when ``G`` has another object with ``o``'s name that has ``o``'s other
+  attributes (those of the subgraph) but not ``a``: that object makes the negative true.
+* ``negate:relationship`` — predicate ``p`` of ``s → o`` becomes "not p" ("boy not on grass").
+  Invalid when ``G`` has another relationship from the same subject to the same object.
+* ``negate:object`` — object ``o`` becomes "not NAME" ("thing that is not a boy"). Invalid when
+  ``G`` has another object, with a different name, that has ``o``'s attributes and the same
+  relationships (same predicate, to or from an object with the same name as ``o``'s partner).
+
+The negated atom is carried in the graph with the prefix "not " (see
+:mod:`generators.captions`), so the atom count stays ``n``. Atom negations are shuffled with
+``rng``; the caption negation comes first.
+"""
+
+from __future__ import annotations
+
+import random
+
+from generators.captions import NEGATION_PREFIX
+from generators.negatives import NegativeCandidate, replace_object, replace_relationship
+from generators.negatives.graphs import GraphIndex
+from scenegraph.types import Relationship, SceneGraph, SGObject
+
+
+def attribute_negation_valid(sub: SceneGraph, g: GraphIndex, obj: SGObject, attribute: str) -> bool:
+    """False when another object of ``G`` with the same name and other attributes lacks it."""
+    others = set(obj.attributes) - {attribute}
+    for gid in g.by_name.get(obj.name, ()):
+        if gid != obj.id and others <= g.attrs[gid] and attribute not in g.attrs[gid]:
+            return False
+    return True
+
+
+def relationship_negation_valid(g: GraphIndex, rel: Relationship) -> bool:
+    """False when ``G`` links the same subject to the same object by another predicate."""
+    return not (g.pair_predicates.get((rel.subject, rel.object), set()) - {rel.predicate})
+
+
+def object_negation_valid(sub: SceneGraph, g: GraphIndex, obj: SGObject) -> bool:
+    """False when another object of ``G`` (other name) has the same attributes and relations."""
+    names = {o.id: o.name for o in sub.objects}
+    outgoing = [(r.predicate, names[r.object]) for r in sub.relationships if r.subject == obj.id]
+    incoming = [(names[r.subject], r.predicate) for r in sub.relationships if r.object == obj.id]
+    need = set(obj.attributes)
+    for gid, other in g.by_id.items():
+        if gid == obj.id or other.name == obj.name or not need <= g.attrs[gid]:
+            continue
+        out_g = {(p, g.name(t)) for p, t in g.out_edges.get(gid, ())}
+        in_g = {(g.name(s), p) for s, p in g.in_edges.get(gid, ())}
+        if all(e in out_g for e in outgoing) and all(e in in_g for e in incoming):
+            return False
+    return True
+
+
+def negate_negatives(
+    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int
+) -> list[NegativeCandidate]:
+    """Up to ``limit`` HN-NEG candidates: the caption negation, then shuffled atom negations."""
+    if limit <= 0:
+        return []
+    out = [NegativeCandidate("negate", "negate:caption", sub, caption_level=True)]
+    atoms: list[NegativeCandidate] = []
+    for obj in sub.objects:
+        if object_negation_valid(sub, g, obj):
+            neg = SGObject(obj.id, NEGATION_PREFIX + obj.name, obj.attributes, obj.box, obj.synset)
+            atoms.append(NegativeCandidate("negate", "negate:object", replace_object(sub, neg)))
+        for i, attribute in enumerate(obj.attributes):
+            if attribute_negation_valid(sub, g, obj, attribute):
+                attrs = list(obj.attributes)
+                attrs[i] = NEGATION_PREFIX + attribute
+                neg = SGObject(obj.id, obj.name, tuple(attrs), obj.box, obj.synset)
+                atoms.append(
+                    NegativeCandidate("negate", "negate:attribute", replace_object(sub, neg))
+                )
+    for i, rel in enumerate(sub.relationships):
+        if relationship_negation_valid(g, rel):
+            neg_rel = Relationship(rel.subject, NEGATION_PREFIX + rel.predicate, rel.object)
+            atoms.append(
+                NegativeCandidate(
+                    "negate", "negate:relationship", replace_relationship(sub, i, neg_rel)
+                )
+            )
+    rng.shuffle(atoms)
+    return (out + atoms)[:limit]

@@ -1,0 +1,185 @@
+"""HN-SWAP (SPEC §3.4): swap or permute atoms of the same type, checked against ``G``.
+
+Rules (each candidate is named by its rule):
+
+* ``swap:subject_object`` — reverse one relationship. Invalid when ``G`` has the reversed
+  triple between the same two objects.
+* ``swap:attributes`` — exchange attribute ``a`` of object 1 and ``b`` of object 2 (distinct
+  objects, ``a ≠ b``). Invalid when ``b`` already holds for object 1 or ``a`` for object 2,
+  in ``G`` or in the subgraph.
+* ``swap:objects`` — exchange the names of two objects that no relationship of the subgraph
+  links directly. Invalid when the swap leaves the graph unchanged.
+* ``move:attribute`` — move attribute ``a`` from its object to another object that does not
+  have it (in ``G`` or the subgraph).
+* ``permute:object|attribute|relationship`` — at n = 4 only: every permutation of the atoms of
+  one type over their slots (attributes may not land twice on one object).
+
+Every rule keeps the multiset of atoms. Common checks: the graph must change (its signature
+differs), the modified graph must not hold in ``G`` (:meth:`GraphIndex.holds`), and no two
+exchanged atoms may be WordNet synonyms ("grey"/"gray") — the "filter errant swaps with
+WordNet" step. Candidates are enumerated, shuffled with ``rng`` and checked lazily until
+``limit`` are found.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+
+from generators.negatives import NegativeCandidate, replace_object
+from generators.negatives.foils import synonyms
+from generators.negatives.graphs import GraphIndex
+from scenegraph.types import Relationship, SceneGraph, SGObject
+
+MAX_PERMUTATION_SLOTS = 5
+
+
+def _same_meaning(a: str, b: str) -> bool:
+    return a == b or b in synonyms(a) or a in synonyms(b)
+
+
+def _with(
+    obj: SGObject, *, name: str | None = None, attributes: tuple[str, ...] | None = None
+) -> SGObject:
+    return SGObject(
+        obj.id,
+        name if name is not None else obj.name,
+        attributes if attributes is not None else obj.attributes,
+        obj.box,
+        obj.synset,
+    )
+
+
+def _rebuild(sub: SceneGraph, objects: list[SGObject], rels: list[Relationship]) -> SceneGraph:
+    return SceneGraph(objects, rels, sub.image_id, sub.width, sub.height)
+
+
+def _subject_object(sub: SceneGraph, g: GraphIndex, i: int) -> SceneGraph | None:
+    r = sub.relationships[i]
+    if (r.object, r.predicate, r.subject) in g.triples:
+        return None
+    rels = list(sub.relationships)
+    rels[i] = Relationship(r.object, r.predicate, r.subject)
+    return _rebuild(sub, list(sub.objects), rels)
+
+
+def _swap_attributes(
+    sub: SceneGraph, g: GraphIndex, o1: SGObject, i: int, o2: SGObject, j: int
+) -> SceneGraph | None:
+    a, b = o1.attributes[i], o2.attributes[j]
+    if _same_meaning(a, b) or b in o1.attributes or a in o2.attributes:
+        return None
+    if g.has_attribute(o1.id, b) or g.has_attribute(o2.id, a):
+        return None
+    attrs1, attrs2 = list(o1.attributes), list(o2.attributes)
+    attrs1[i], attrs2[j] = b, a
+    graph = replace_object(sub, _with(o1, attributes=tuple(attrs1)))
+    return replace_object(graph, _with(o2, attributes=tuple(attrs2)))
+
+
+def _swap_objects(sub: SceneGraph, o1: SGObject, o2: SGObject) -> SceneGraph | None:
+    linked = any({r.subject, r.object} == {o1.id, o2.id} for r in sub.relationships)
+    if linked or _same_meaning(o1.name, o2.name):
+        return None
+    graph = replace_object(sub, _with(o1, name=o2.name))
+    return replace_object(graph, _with(o2, name=o1.name))
+
+
+def _move_attribute(
+    sub: SceneGraph, g: GraphIndex, o1: SGObject, i: int, o2: SGObject
+) -> SceneGraph | None:
+    a = o1.attributes[i]
+    if a in o2.attributes or g.has_attribute(o2.id, a):
+        return None
+    graph = replace_object(sub, _with(o1, attributes=o1.attributes[:i] + o1.attributes[i + 1 :]))
+    return replace_object(graph, _with(o2, attributes=(*o2.attributes, a)))
+
+
+def _permutations(sub: SceneGraph) -> list[tuple[str, Callable[[], SceneGraph | None]]]:
+    out: list[tuple[str, Callable[[], SceneGraph | None]]] = []
+    objs, rels = sub.objects, sub.relationships
+    names = [o.name for o in objs]
+    if 1 < len(names) <= MAX_PERMUTATION_SLOTS:
+        for perm in sorted(set(itertools.permutations(names))):
+            if list(perm) != names and all(
+                p == n or not _same_meaning(p, n) for p, n in zip(perm, names, strict=True)
+            ):
+                new = [_with(o, name=p) for o, p in zip(objs, perm, strict=True)]
+                out.append(("permute:object", lambda new=new: _rebuild(sub, new, list(rels))))
+    slots = [(k, a) for k, o in enumerate(objs) for a in o.attributes]
+    values = [a for _, a in slots]
+    if 1 < len(values) <= MAX_PERMUTATION_SLOTS:
+        for perm in sorted(set(itertools.permutations(values))):
+            if list(perm) == values:
+                continue
+            per_obj: list[list[str]] = [[] for _ in objs]
+            for (k, _), a in zip(slots, perm, strict=True):
+                per_obj[k].append(a)
+            if any(len(set(a)) != len(a) for a in per_obj):
+                continue
+            new = [_with(o, attributes=tuple(a)) for o, a in zip(objs, per_obj, strict=True)]
+            out.append(("permute:attribute", lambda new=new: _rebuild(sub, new, list(rels))))
+    preds = [r.predicate for r in rels]
+    if 1 < len(preds) <= MAX_PERMUTATION_SLOTS:
+        for perm in sorted(set(itertools.permutations(preds))):
+            if list(perm) != preds:
+                new_rels = [
+                    Relationship(r.subject, p, r.object) for r, p in zip(rels, perm, strict=True)
+                ]
+                out.append(
+                    ("permute:relationship", lambda nr=new_rels: _rebuild(sub, list(objs), nr))
+                )
+    return out
+
+
+def swap_candidates(
+    sub: SceneGraph, g: GraphIndex, n: int
+) -> list[tuple[str, Callable[[], SceneGraph | None]]]:
+    """Every rule instance as ``(rule, make)`` in a fixed order; ``make()`` gives the graph or None."""
+    out: list[tuple[str, Callable[[], SceneGraph | None]]] = []
+    out += [
+        ("swap:subject_object", lambda i=i: _subject_object(sub, g, i))
+        for i in range(len(sub.relationships))
+    ]
+    objs = sub.objects
+    for x, y in itertools.combinations(range(len(objs)), 2):
+        o1, o2 = objs[x], objs[y]
+        for i, j in itertools.product(range(len(o1.attributes)), range(len(o2.attributes))):
+            out.append(
+                (
+                    "swap:attributes",
+                    lambda o1=o1, i=i, o2=o2, j=j: _swap_attributes(sub, g, o1, i, o2, j),
+                )
+            )
+        out.append(("swap:objects", lambda o1=o1, o2=o2: _swap_objects(sub, o1, o2)))
+    for o1, o2 in itertools.permutations(objs, 2):
+        for i in range(len(o1.attributes)):
+            out.append(
+                ("move:attribute", lambda o1=o1, i=i, o2=o2: _move_attribute(sub, g, o1, i, o2))
+            )
+    if n == 4:
+        out += _permutations(sub)
+    return out
+
+
+def swap_negatives(
+    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int, n: int | None = None
+) -> list[NegativeCandidate]:
+    """Up to ``limit`` HN-SWAP candidates with distinct graphs (see the module docstring)."""
+    cands = swap_candidates(sub, g, sub.complexity() if n is None else n)
+    rng.shuffle(cands)
+    seen = {sub.signature()}
+    out: list[NegativeCandidate] = []
+    for rule, make in cands:
+        if len(out) >= limit:
+            break
+        graph = make()
+        if graph is None:
+            continue
+        key = graph.signature()
+        if key in seen or g.holds(graph):
+            continue
+        seen.add(key)
+        out.append(NegativeCandidate("swap", rule, graph))
+    return out

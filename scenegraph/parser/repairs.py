@@ -1,0 +1,89 @@
+"""Repairs of frequent spaCy misparses of caption fragments, applied before the rules.
+
+Captions are mostly verbless noun phrases, where small English models often go wrong in a few
+regular ways. Each repair rewrites the :class:`TokenView` in place:
+
+1. **Noun + gerund read as a compound** ("zebra grazing on grass", "woman holding kite"):
+   a root ending in "-ing" with a noun before it attached as ``compound``/``npadvmod``/``nmod``,
+   where WordNet prefers the verb reading, becomes the verb and the noun its subject.
+2. **"X has Y" read as an auxiliary** ("the bird has beak"): a noun root with an auxiliary
+   "have" child becomes the direct object of "have".
+3. **"X with Y in it"**: the pronoun stands for X, so the preposition hangs from Y
+   ("glass with liquid in it" -> (liquid, in, glass)); recorded in ``TokenView.pronoun``.
+"""
+
+from __future__ import annotations
+
+from scenegraph.parser import words
+from scenegraph.parser.nouns import _prefers_noun
+from scenegraph.parser.tokens import TokenView
+
+GERUND_SUBJECT_DEPS = ("compound", "npadvmod", "nmod", "amod")
+PRONOUNS = frozenset({"it", "them"})
+
+
+def _rebuild_children(tv: TokenView) -> None:
+    tv.children = [[] for _ in tv.orth]
+    for i, h in enumerate(tv.head):
+        if h != i:
+            tv.children[h].append(i)
+
+
+def gerund_roots(tv: TokenView) -> bool:
+    """Repair 1; returns whether anything changed."""
+    changed = False
+    for v in range(len(tv)):
+        if tv.dep[v] != "ROOT" or not tv.lower[v].endswith("ing") or tv.pos[v] not in ("NOUN", "VERB"):
+            continue
+        subj = [c for c in tv.children[v] if c < v and tv.dep[c] in GERUND_SUBJECT_DEPS and tv.pos[c] in ("NOUN", "PROPN")]
+        if not subj or tv.kids(v, "nsubj", "nsubjpass"):
+            continue
+        if tv.pos[v] == "NOUN" and (_prefers_noun(tv.lower[v]) or not words.is_verb(tv.lower[v])):
+            continue
+        s = subj[-1]
+        tv.pos[v], tv.tag[v], tv.dep[s] = "VERB", "VBG", "nsubj"
+        changed = True
+    return changed
+
+
+def have_auxiliary(tv: TokenView) -> bool:
+    """Repair 2."""
+    changed = False
+    for r in range(len(tv)):
+        if tv.dep[r] != "ROOT" or tv.pos[r] not in ("NOUN", "PROPN"):
+            continue
+        aux = [a for a in tv.kids(r, "aux") if words.verb_lemma(tv.lower[a]) == "have"]
+        if not aux:
+            continue
+        a = aux[0]
+        for c in tv.children[r]:
+            if tv.dep[c] in ("nsubj", "nsubjpass") or c == a:
+                tv.head[c] = a
+        tv.head[a], tv.dep[a], tv.pos[a] = a, "ROOT", "VERB"
+        tv.head[r], tv.dep[r] = a, "dobj"
+        changed = True
+    return changed
+
+
+def pronoun_objects(tv: TokenView) -> None:
+    """Repair 3."""
+    for p in range(len(tv)):
+        if tv.dep[p] != "prep":
+            continue
+        objs = [o for o in tv.kids(p, "pobj") if tv.lower[o] in PRONOUNS]
+        gov = tv.head[p]
+        if not objs or tv.pos[gov] not in ("NOUN", "PROPN"):
+            continue
+        withs = [y for q in tv.kids(gov, "prep") if tv.lower[q] == "with" for y in tv.kids(q, "pobj")]
+        if withs:
+            tv.pronoun[objs[0]] = gov
+            tv.head[p] = withs[0]
+            _rebuild_children(tv)
+
+
+def repair(tv: TokenView) -> TokenView:
+    """Apply every repair in order."""
+    if gerund_roots(tv) | have_auxiliary(tv):
+        _rebuild_children(tv)
+    pronoun_objects(tv)
+    return tv

@@ -1,0 +1,149 @@
+"""`crepe build productivity` and `crepe validate dataset`."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from scenegraph.errors import CrepeInputError
+
+
+@click.command("productivity")
+@click.option(
+    "--vg",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Visual Genome folder with scene_graphs.json and image_data.json.",
+)
+@click.option(
+    "--images",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder of VG images: embed each region's crop as an `image` column.",
+)
+@click.option(
+    "--llm", default=None, help="openai:MODEL — LLM captions for n >= 5 (default: template)."
+)
+@click.option("--llm-base-url", default=None, help="Base URL of an OpenAI-compatible server.")
+@click.option(
+    "--llm-cache",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder of cached LLM answers (default: <out>/../.crepe_cache/llm).",
+)
+@click.option("--nli", default=None, help="NLI model name or local path for the entailment filter.")
+@click.option(
+    "--no-nli", is_flag=True, help="Skip the entailment filter (recorded in the manifest)."
+)
+@click.option(
+    "--walks", type=int, default=3, show_default=True, help="Random walks per image and n."
+)
+@click.option("--min-negatives", type=click.IntRange(1, 5), default=5, show_default=True,
+              help="Keep a retrieval set with at least this many negatives per type (5: fixed size).")
+@click.option("--limit", type=int, default=None, help="Read only the first N images.")
+@click.option("--out", required=True, type=click.Path(path_type=Path))
+@click.option("--seed", type=int, default=0, show_default=True)
+def build_productivity_cmd(
+    vg: Path,
+    images: Path | None,
+    llm: str | None,
+    llm_base_url: str | None,
+    llm_cache: Path | None,
+    nli: str | None,
+    no_nli: bool,
+    walks: int,
+    min_negatives: int,
+    limit: int | None,
+    out: Path,
+    seed: int,
+) -> None:
+    """Build crepe-productivity: complexity 4..12 subgraphs with HN-ATOM / HN-SWAP / HN-NEG."""
+    from builders.productivity.build import ProductivitySettings, build_productivity
+
+    if nli and no_nli:
+        raise CrepeInputError("give either --nli NAME or --no-nli, not both.")
+    if not nli and not no_nli:
+        raise CrepeInputError(
+            "choose the entailment filter: --nli NAME|PATH (e.g. roberta-large-mnli) or --no-nli."
+        )
+    if llm_base_url and not llm:
+        raise CrepeInputError("--llm-base-url needs --llm openai:MODEL.")
+    started = time.time()
+    settings = ProductivitySettings(
+        vg=str(vg),
+        out=str(out),
+        seed=seed,
+        images=str(images) if images else None,
+        llm=llm,
+        llm_base_url=llm_base_url,
+        llm_cache=str(llm_cache) if llm_cache else None,
+        nli=None if no_nli else nli,
+        walks=walks,
+        min_negatives=min_negatives,
+        limit=limit,
+    )
+    folder, manifest = build_productivity(settings)
+    s = manifest.summary
+    click.echo(
+        f"\nBuilt {folder} in {time.time() - started:.1f} s ({s['images_read']:,} images, {s['captions']})."
+    )
+    click.echo(
+        "ground truths per n: "
+        + ", ".join(f"{k.split('_')[1]}={v}" for k, v in s["ground_truths_per_n"].items())
+    )
+    for config, splits in manifest.counts.items():
+        click.echo(
+            f"  {config:<10} " + ", ".join(f"{k.split('_')[1]}={v}" for k, v in splits.items())
+        )
+    click.echo(f"dropped: {manifest.drops.total():,} (by reason in {folder}/build_manifest.json)")
+    inv, sc = manifest.validation["invariants"], manifest.validation["shortcuts"]
+    click.echo(
+        f"invariants: {'passed' if inv['passed'] else 'FAILED'} on {inv['rows_checked']:,} rows; "
+        f"formatting shortcuts: {'passed' if sc['passed'] else 'FAILED'}"
+    )
+    click.echo(f'load: load_dataset("{folder}", "hn_swap", split="complexity_7")')
+
+
+@click.command("dataset")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option(
+    "--json-out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON."
+)
+def validate_dataset_cmd(folder: Path, json_out: Path | None) -> None:
+    """Check every row's invariants and audit text-only formatting shortcuts of a dataset folder."""
+    from validation.invariants import check_rows, read_tables
+    from validation.shortcuts import audit_rows
+
+    tables = read_tables(folder)
+    inv = check_rows(tables)
+    hn = {
+        c: t
+        for c, t in tables.items()
+        if any(r.get("hard_negatives") for rows in t.values() for r in rows)
+    }
+    sc = audit_rows(hn)
+    click.echo(f"invariants: {'passed' if inv.passed else 'FAILED'} on {inv.rows:,} rows")
+    for (config, check), n in sorted(inv.violations.items()):
+        click.echo(f"  {config}: {check} = {n}")
+    for example in inv.examples:
+        click.echo(f"  e.g. {example}")
+    click.echo(f"{'config':<12} {'rows':>6} {'chance':>7} {'best R@1':>9}  baseline")
+    for config, audit in sorted(sc.configs.items()):
+        name, value = audit.best
+        flag = "ok" if audit.passed else "SHORTCUT"
+        click.echo(
+            f"{config:<12} {audit.rows:>6} {audit.chance:>7.3f} {value:>9.3f}  {name} ({flag})"
+        )
+    if json_out:
+        json_out.write_text(
+            json.dumps({"invariants": inv.to_dict(), "shortcuts": sc.to_dict()}, indent=2)
+        )
+    if not (inv.passed and sc.passed):
+        raise click.exceptions.Exit(1)
+
+
+BUILD_COMMANDS = [build_productivity_cmd]
+VALIDATE_COMMANDS = [validate_dataset_cmd]
