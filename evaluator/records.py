@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -102,28 +103,47 @@ def _unique_path(out_dir: Path, record: EvalRecord) -> Path:
 def write_record(
     out_dir: str | Path, record: EvalRecord, per_sample: Mapping[str, np.ndarray] | None = None
 ) -> Path:
-    """Write ``record`` (and its per-sample table) as new files; returns the record's path."""
+    """Write ``record`` (and its per-sample table) as new files; returns the record's path.
+
+    Both files are written under temporary names first. The record is then published with
+    ``os.link``, which is atomic and fails when the name exists (so a record is never
+    half-written and a new run never overwrites an earlier one), and the per-sample table is
+    renamed next to it.
+    """
     import pandas as pd
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for _ in range(100):
-        path = _unique_path(out_dir, record)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            break
-        except FileExistsError:
-            continue
-    else:  # pragma: no cover - 100 collisions of a time-based hash
-        raise RuntimeError(f"could not create a unique record file in {out_dir}")
+    tmp_samples = None
     if per_sample:
-        samples = path.with_name(path.stem + SAMPLES_SUFFIX)
-        frame = pd.DataFrame({k: np.asarray(v) for k, v in per_sample.items()})
-        frame.to_parquet(samples, index=False)
-        record.samples_file = samples.name
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(record.to_dict(), handle, indent=2, sort_keys=True)
-        handle.write("\n")
+        fd, name = tempfile.mkstemp(prefix=".samples-", suffix=".parquet", dir=out_dir)
+        os.close(fd)
+        tmp_samples = Path(name)
+        pd.DataFrame({k: np.asarray(v) for k, v in per_sample.items()}).to_parquet(tmp_samples, index=False)
+    fd, name = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=out_dir)
+    os.close(fd)
+    tmp_record = Path(name)
+    try:
+        for _ in range(100):
+            path = _unique_path(out_dir, record)
+            samples = path.with_name(path.stem + SAMPLES_SUFFIX)
+            record.samples_file = samples.name if tmp_samples else record.samples_file
+            text = json.dumps(record.to_dict(), indent=2, sort_keys=True) + "\n"
+            tmp_record.write_text(text, encoding="utf-8")
+            try:
+                os.link(tmp_record, path)
+                break
+            except FileExistsError:
+                continue
+        else:  # pragma: no cover - 100 collisions of a time-based hash
+            raise RuntimeError(f"could not create a unique record file in {out_dir}")
+        if tmp_samples is not None:  # its name is derived from the record's, now reserved
+            os.replace(tmp_samples, samples)
+            tmp_samples = None
+    finally:
+        tmp_record.unlink(missing_ok=True)
+        if tmp_samples is not None:
+            tmp_samples.unlink(missing_ok=True)
     record.path = str(path)
     return path
 

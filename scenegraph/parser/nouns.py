@@ -136,12 +136,12 @@ def _compound_mods(tv: TokenView, i: int) -> list[int]:
     return sorted(out)
 
 
-def _name_and_compound_attrs(tv: TokenView, i: int) -> tuple[str, list[int]]:
+def _name_and_compound_attrs(tv: TokenView, i: int, compound_mods: list[int]) -> tuple[str, list[int]]:
     """Rule 4: merge compound modifiers that WordNet knows with the head; others are attributes.
 
     Returns the object name and the modifier tokens left over as attributes.
     """
-    mods = set(_compound_mods(tv, i))
+    mods = set(compound_mods)
     run: list[int] = []
     j = i - 1
     while j in mods:
@@ -173,7 +173,7 @@ def find_nouns(tv: TokenView) -> Nouns:
     relational: set[int] = set()
     owners: list[tuple[int, int]] = []
     quantities: list[tuple[int, str]] = []
-    for i in range(len(tv)):
+    for i in range(len(tv.lower)):
         if not is_candidate(tv, i):
             continue
         low = tv.lower[i]
@@ -191,7 +191,8 @@ def find_nouns(tv: TokenView) -> Nouns:
         ):
             relational.add(i)
             continue
-        name, compound_attrs = _name_and_compound_attrs(tv, i)
+        mods = _compound_mods(tv, i) if tv.children[i] else []
+        name, compound_attrs = _name_and_compound_attrs(tv, i, mods)
         if not name:
             continue
         node = Node(i, name)
@@ -210,7 +211,7 @@ def find_nouns(tv: TokenView) -> Nouns:
                 node.add(rules.ATTRIBUTE_SPELLING.get(attr, attr))
             elif role == "owner":
                 owners.append((m, i))
-        for m in _compound_mods(tv, i):  # "green park bench": modifiers of the modifiers
+        for m in mods:  # "green park bench": modifiers of the modifiers
             for c in tv.kids(m, "amod", "nummod"):
                 _add_modifier(tv, c, i, node)
         nodes[i] = node

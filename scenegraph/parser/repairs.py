@@ -32,7 +32,7 @@ def _rebuild_children(tv: TokenView) -> None:
 def gerund_roots(tv: TokenView) -> bool:
     """Repair 1; returns whether anything changed."""
     changed = False
-    for v in range(len(tv)):
+    for v in range(len(tv.lower)):
         if tv.dep[v] != "ROOT" or not tv.lower[v].endswith("ing") or tv.pos[v] not in ("NOUN", "VERB"):
             continue
         subj = [c for c in tv.children[v] if c < v and tv.dep[c] in GERUND_SUBJECT_DEPS and tv.pos[c] in ("NOUN", "PROPN")]
@@ -49,7 +49,7 @@ def gerund_roots(tv: TokenView) -> bool:
 def have_auxiliary(tv: TokenView) -> bool:
     """Repair 2."""
     changed = False
-    for r in range(len(tv)):
+    for r in range(len(tv.lower)):
         if tv.dep[r] != "ROOT" or tv.pos[r] not in ("NOUN", "PROPN"):
             continue
         aux = [a for a in tv.kids(r, "aux") if words.verb_lemma(tv.lower[a]) == "have"]
@@ -67,7 +67,7 @@ def have_auxiliary(tv: TokenView) -> bool:
 
 def pronoun_objects(tv: TokenView) -> None:
     """Repair 3."""
-    for p in range(len(tv)):
+    for p in range(len(tv.lower)):
         if tv.dep[p] != "prep":
             continue
         objs = [o for o in tv.kids(p, "pobj") if tv.lower[o] in PRONOUNS]

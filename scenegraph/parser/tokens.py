@@ -41,8 +41,11 @@ class TokenView:
 
     def kids(self, i: int, *deps: str) -> list[int]:
         """Children of token ``i`` whose dependency label is one of ``deps``."""
+        children = self.children[i]
+        if not children:
+            return children
         dep = self.dep
-        return [c for c in self.children[i] if dep[c] in deps]
+        return [c for c in children if dep[c] in deps]
 
     def span_text(self, start: int, end: int) -> str:
         """Text of tokens ``start..end`` (inclusive) with their original spacing, lower case."""
@@ -71,27 +74,29 @@ class TokenView:
 
 def view(doc: Any) -> TokenView:
     """Copy the columns of a spaCy ``Doc`` into a :class:`TokenView`."""
-    from spacy.attrs import DEP, HEAD, LEMMA, LOWER, ORTH, POS, SPACY, TAG
+    from spacy.attrs import DEP, HEAD, LOWER, POS, SPACY, TAG
 
-    if len(doc) == 0:
+    n = len(doc)
+    if n == 0:
         return TokenView([], [], [], [], [], [], [], [])
-    array = doc.to_array([ORTH, LOWER, LEMMA, POS, TAG, DEP, HEAD, SPACY]).tolist()
+    lower, pos, tag, dep, head, space = doc.to_array([LOWER, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
+    get = _STRINGS.get
     strings = doc.vocab.strings
-    cache = _STRINGS
 
-    def text(key: int) -> str:
-        value = cache.get(key)
-        if value is None:
-            value = cache[key] = strings[key]
+    def miss(key: int) -> str:
+        value = _STRINGS[key] = strings[key]
         return value
 
-    cols: list[list[Any]] = [[], [], [], [], [], [], [], []]
-    for i, row in enumerate(array):
-        for c in range(6):
-            cols[c].append(text(row[c]))
-        head = row[6]
-        if head >= 1 << 63:  # relative offsets come back as unsigned 64-bit
-            head -= 1 << 64
-        cols[6].append(i + head)
-        cols[7].append(bool(row[7]))
-    return TokenView(*cols)
+    low = [get(k) or miss(k) for k in lower]
+    big = 1 << 63
+    heads = [i + h if h < big else i + h - (big << 1) for i, h in enumerate(head)]
+    return TokenView(
+        orth=low,
+        lower=low,
+        lemma=low,
+        pos=[get(k) or miss(k) for k in pos],
+        tag=[get(k) or miss(k) for k in tag],
+        dep=[get(k) or miss(k) for k in dep],
+        head=heads,
+        space=[x == 1 for x in space],
+    )

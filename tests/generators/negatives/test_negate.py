@@ -1,0 +1,60 @@
+"""HN-NEG: caption-level first, atom negations with the graph checks of SPEC §3.4."""
+
+from __future__ import annotations
+
+import random
+
+from generators.negatives.graphs import GraphIndex
+from generators.negatives.negate import (
+    attribute_negation_valid,
+    negate_negatives,
+    object_negation_valid,
+    relationship_negation_valid,
+)
+from scenegraph.types import Relationship, SceneGraph, SGObject
+from tests.generators.negatives.helpers import image_graph, subgraph
+
+
+def test_caption_negation_first_then_single_atom_negations():
+    g = image_graph()
+    sub = subgraph(g, [1, 2], [0])
+    cands = negate_negatives(sub, GraphIndex(g), random.Random(0), 10)
+    assert cands[0].rule == "negate:caption" and cands[0].caption_level and cands[0].graph is sub
+    for cand in cands[1:]:
+        before, after = sub.atoms(), cand.graph.atoms()
+        changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+        assert len(changed) == 1 and changed[0][1].text == "not " + changed[0][0].text
+    assert negate_negatives(sub, GraphIndex(g), random.Random(0), 10) == cands
+    assert len(negate_negatives(sub, GraphIndex(g), random.Random(0), 2)) == 2
+
+
+def test_attribute_negation_invalid_when_another_same_name_object_lacks_it():
+    g = image_graph()
+    index = GraphIndex(g)
+    tall_man = g.object_by_id()[1]
+    # man 5 is a man without "tall": "man that is not tall" is true of the image.
+    assert not attribute_negation_valid(subgraph(g, [1], []), index, tall_man, "tall")
+    dog = g.object_by_id()[4]
+    assert attribute_negation_valid(subgraph(g, [4], []), index, dog, "white")
+
+
+def test_relationship_negation_invalid_when_pair_has_another_predicate():
+    g = image_graph()
+    g.relationships.append(Relationship(1, "holding", 2))
+    index = GraphIndex(g)
+    assert not relationship_negation_valid(index, Relationship(1, "wearing", 2))
+    assert relationship_negation_valid(index, Relationship(1, "sitting on", 3))
+
+
+def test_object_negation_invalid_when_an_other_object_matches():
+    g = image_graph()
+    g.objects.append(SGObject(6, "cat", ("white",)))
+    g.relationships.append(Relationship(6, "near", 3))
+    index = GraphIndex(g)
+    sub = subgraph(g, [4, 3], [2], drop_attrs={4: ("small",)})
+    dog = sub.objects[0]
+    # a white cat is near the bench too: "white thing that is not a dog near bench" is true.
+    assert not object_negation_valid(sub, index, dog)
+    small_dog_sub = subgraph(g, [4, 3], [2])
+    assert object_negation_valid(small_dog_sub, index, small_dog_sub.objects[0])
+    assert object_negation_valid(SceneGraph([SGObject(2, "hat", ("black",))]), index, SGObject(2, "hat", ("black",)))

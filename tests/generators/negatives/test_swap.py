@@ -1,0 +1,74 @@
+"""HN-SWAP: every rule keeps the atoms, changes the graph and is checked against G."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from generators.negatives.graphs import GraphIndex
+from generators.negatives.swap import swap_candidates, swap_negatives
+from scenegraph.types import Relationship, SceneGraph, SGObject
+from tests.generators.negatives.helpers import image_graph, subgraph
+
+pytestmark = pytest.mark.slow  # WordNet synonyms (first load)
+
+
+def _rules(cands) -> set[str]:
+    return {c.rule for c in cands}
+
+
+def test_every_candidate_keeps_atoms_and_changes_graph():
+    g = image_graph()
+    index = GraphIndex(g)
+    sub = subgraph(g, [1, 2, 3, 4], [0, 1, 2])
+    cands = swap_negatives(sub, index, random.Random(1), 50)
+    assert {"swap:subject_object", "swap:attributes", "swap:objects", "move:attribute"} <= _rules(cands)
+    for cand in cands:
+        assert Counter(cand.graph.atoms()) == Counter(sub.atoms())
+        assert cand.graph.signature() != sub.signature()
+        assert not index.holds(cand.graph)
+    assert len({c.graph.signature() for c in cands}) == len(cands)
+
+
+def test_deterministic_and_limited():
+    g = image_graph()
+    sub = subgraph(g, [1, 2, 3, 4], [0, 1, 2])
+    a = swap_negatives(sub, GraphIndex(g), random.Random(3), 5)
+    b = swap_negatives(sub, GraphIndex(g), random.Random(3), 5)
+    assert len(a) == 5 and [c.graph.to_json() for c in a] == [c.graph.to_json() for c in b]
+
+
+def test_reverse_relationship_invalid_when_g_has_it():
+    g = image_graph()
+    # G has both "man wearing hat" and "hat on man"; reversing "hat on man" is still valid,
+    # but add "hat wearing man" and reversing "man wearing hat" becomes true of the image.
+    g.relationships.append(Relationship(2, "wearing", 1))
+    sub = subgraph(g, [1, 2], [0])
+    rules = [(rule, make()) for rule, make in swap_candidates(sub, GraphIndex(g), 3)]
+    assert [graph for rule, graph in rules if rule == "swap:subject_object"] == [None]
+
+
+def test_attribute_swap_invalid_when_attribute_holds_for_other_object():
+    g = image_graph()
+    g.objects[1] = SGObject(2, "hat", ("black", "tall"), g.objects[1].box)  # the hat is tall too
+    sub = subgraph(g, [1, 2], [0], drop_attrs={2: ("tall",)})
+    swaps = [make() for rule, make in swap_candidates(sub, GraphIndex(g), 5) if rule == "swap:attributes"]
+    assert swaps == [None]
+
+
+def test_synonym_swaps_are_filtered():
+    g = SceneGraph([SGObject(1, "car", ("grey",)), SGObject(2, "bus", ("gray",))], [], "1", 10, 10)
+    swaps = [make() for rule, make in swap_candidates(g, GraphIndex(g), 4) if rule == "swap:attributes"]
+    assert swaps == [None]
+
+
+def test_permutations_only_at_n4():
+    g = SceneGraph(
+        [SGObject(1, "cat", ("black",)), SGObject(2, "dog", ("brown",))], [], "1", 10, 10
+    )
+    at4 = _rules(swap_negatives(g, GraphIndex(g), random.Random(0), 20, n=4))
+    at5 = _rules(swap_negatives(g, GraphIndex(g), random.Random(0), 20, n=5))
+    assert {"permute:object", "permute:attribute"} <= at4
+    assert not any(r.startswith("permute") for r in at5)
