@@ -102,6 +102,7 @@ class BuildManifest:
             "counts": self.counts,
             "drops": self.drops.to_dict(),
             "drop_examples": self.drops.examples_dict(),
+            "repairs": self.drops.repairs_dict(),
             "summary": self.summary,
             "validation": self.validation,
             "card": self.card.to_dict(),
@@ -124,7 +125,7 @@ class BuildManifest:
             libraries=data.get("libraries") or {},
             tool_version=data.get("tool_version", ""),
             counts=data.get("counts") or {},
-            drops=DropLog.from_dict(data.get("drops") or {}),
+            drops=DropLog.from_dict(data.get("drops") or {}, data.get("repairs")),
             summary=data.get("summary") or {},
             validation=data.get("validation") or {},
         )

@@ -64,12 +64,13 @@ def render_card(manifest: BuildManifest, repo: str | None = None) -> str:
     body = env.get_template("dataset_card.md.j2").render(
         m=manifest,
         card=manifest.card,
-        repo=repo or f"path/to/{manifest.dataset}",
+        repo=repo or f"<org>/{manifest.dataset}",
         configs=configs,
         first_config=first_config,
         first_split=first_split,
         summary_items=summary_items,
         drops=manifest.drops.to_dict(),
+        repairs=manifest.drops.repairs_dict(),
         parameters=json.dumps(manifest.parameters, indent=2, sort_keys=True, default=str),
         validation=json.dumps(manifest.validation, indent=2, sort_keys=True, default=str),
     )

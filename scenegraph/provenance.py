@@ -34,6 +34,7 @@ class DropLog:
     def __init__(self) -> None:
         self.counts: Counter[tuple[str, str]] = Counter()
         self.examples: dict[tuple[str, str], list[str]] = {}
+        self.repairs: Counter[tuple[str, str]] = Counter()
 
     def drop(self, stage: str, reason: str, example: str | None = None, n: int = 1) -> None:
         """Count ``n`` dropped records of ``stage`` for ``reason``; keep a short example."""
@@ -44,9 +45,17 @@ class DropLog:
             if len(bucket) < MAX_EXAMPLES_PER_REASON:
                 bucket.append(str(example)[:200])
 
+    def repair(self, stage: str, reason: str, n: int = 1) -> None:
+        """Count ``n`` records of ``stage`` that were kept after a repair (e.g. a clipped box).
+
+        Repairs are reported beside the drops, never added to them.
+        """
+        self.repairs[(stage, reason)] += n
+
     def merge(self, other: DropLog) -> None:
         """Add every count and example of ``other`` to this log."""
         self.counts.update(other.counts)
+        self.repairs.update(other.repairs)
         for key, examples in other.examples.items():
             bucket = self.examples.setdefault(key, [])
             bucket.extend(examples[: MAX_EXAMPLES_PER_REASON - len(bucket)])
@@ -64,6 +73,13 @@ class DropLog:
             out.setdefault(stage, {})[reason] = n
         return out
 
+    def repairs_dict(self) -> dict[str, dict[str, int]]:
+        """``{stage: {reason: count}}`` of repaired (kept) records."""
+        out: dict[str, dict[str, int]] = {}
+        for (stage, reason), n in sorted(self.repairs.items()):
+            out.setdefault(stage, {})[reason] = n
+        return out
+
     def examples_dict(self) -> dict[str, dict[str, list[str]]]:
         out: dict[str, dict[str, list[str]]] = {}
         for (stage, reason), ex in sorted(self.examples.items()):
@@ -71,11 +87,18 @@ class DropLog:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Mapping[str, int]]) -> DropLog:
+    def from_dict(
+        cls,
+        data: Mapping[str, Mapping[str, int]],
+        repairs: Mapping[str, Mapping[str, int]] | None = None,
+    ) -> DropLog:
         log = cls()
         for stage, reasons in data.items():
             for reason, n in reasons.items():
                 log.counts[(stage, reason)] += int(n)
+        for stage, reasons in (repairs or {}).items():
+            for reason, n in reasons.items():
+                log.repairs[(stage, reason)] += int(n)
         return log
 
     def summary_lines(self) -> list[str]:

@@ -90,20 +90,43 @@ class AuditResult:
         }
 
 
-def audit_sets(sets: Sequence[Sequence[str]]) -> AuditResult:
-    """Every baseline (both directions) on retrieval sets ``[caption, *negatives]``."""
-    sets = [s for s in sets if len(s) > 1]
-    chance = sum(1.0 / len(s) for s in sets) / len(sets) if sets else 0.0
-    result = AuditResult(len(sets), chance)
-    for name, fn in FEATURES.items():
-        up = down = 0.0
-        for texts in sets:
+class AuditAccumulator:
+    """Streaming form of :func:`audit_sets`: add retrieval sets one at a time, in constant memory."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.chance_sum = 0.0
+        self.sums = {f"{d}_{name}": 0.0 for name in FEATURES for d in ("max", "min")}
+
+    def add(self, texts: Sequence[str]) -> None:
+        if len(texts) < 2:
+            return
+        self.rows += 1
+        self.chance_sum += 1.0 / len(texts)
+        for name, fn in FEATURES.items():
             scores = [fn(t) for t in texts]
-            up += _r1(scores)
-            down += _r1([-x for x in scores])
-        result.baselines[f"max_{name}"] = up / len(sets) if sets else 0.0
-        result.baselines[f"min_{name}"] = down / len(sets) if sets else 0.0
-    return result
+            self.sums[f"max_{name}"] += _r1(scores)
+            self.sums[f"min_{name}"] += _r1([-x for x in scores])
+
+    def merge(self, other: AuditAccumulator) -> None:
+        self.rows += other.rows
+        self.chance_sum += other.chance_sum
+        for key, value in other.sums.items():
+            self.sums[key] += value
+
+    def result(self) -> AuditResult:
+        n = self.rows
+        out = AuditResult(n, self.chance_sum / n if n else 0.0)
+        out.baselines = {k: (v / n if n else 0.0) for k, v in self.sums.items()}
+        return out
+
+
+def audit_sets(sets: Iterable[Sequence[str]]) -> AuditResult:
+    """Every baseline (both directions) on retrieval sets ``[caption, *negatives]``."""
+    acc = AuditAccumulator()
+    for texts in sets:
+        acc.add(texts)
+    return acc.result()
 
 
 @dataclass
@@ -136,19 +159,17 @@ class ShortcutReport:
         }
 
 
-def retrieval_sets(rows: Iterable[Mapping[str, Any]]) -> list[list[str]]:
-    return [[r["caption"], *list(r.get("hard_negatives") or [])] for r in rows]
-
-
-def audit_rows(tables: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]) -> ShortcutReport:
-    """Audit ``{config: {split: rows}}`` (rows with ``caption`` and ``hard_negatives``)."""
+def audit_rows(tables: Mapping[str, Mapping[str, Iterable[Mapping[str, Any]]]]) -> ShortcutReport:
+    """Audit ``{config: {split: rows}}`` (rows with ``caption`` and ``hard_negatives``), streaming."""
     report = ShortcutReport()
     for config, splits in tables.items():
-        pooled: list[list[str]] = []
+        pooled = AuditAccumulator()
         report.splits[config] = {}
         for split, rows in splits.items():
-            sets = retrieval_sets(rows)
-            pooled += sets
-            report.splits[config][split] = audit_sets(sets)
-        report.configs[config] = audit_sets(pooled)
+            acc = AuditAccumulator()
+            for row in rows:
+                acc.add([row["caption"], *list(row.get("hard_negatives") or [])])
+            report.splits[config][split] = acc.result()
+            pooled.merge(acc)
+        report.configs[config] = pooled.result()
     return report

@@ -17,6 +17,7 @@ Pipeline per chunk of images (streamed; one chunk in memory at a time):
 from __future__ import annotations
 
 import itertools
+import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -31,6 +32,7 @@ from builders.productivity.items import (
 )
 from builders.productivity.rows import CONFIG_NAMES, add_rows, config_infos, features, split_name
 from builders.productivity.sampler import DEFAULT_WALKS, MAX_N, MIN_N
+from builders.productivity.spool import SpooledRows
 from cards.manifest import BuildManifest
 from cards.metadata import CardInfo
 from generators.captions.template import TemplateCaptionWriter
@@ -186,8 +188,16 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
         entailed, models["nli"] = nli.entailed, s.nli
     k = s.negatives_per_type
     complexities = list(range(s.min_n, s.max_n + 1))
-    tables: dict[str, dict[str, list]] = {
-        c: {split_name(n): [] for n in complexities} for c in CONFIG_NAMES
+    out_parent = Path(s.out).resolve().parent
+    out_parent.mkdir(parents=True, exist_ok=True)
+    scratch = tempfile.TemporaryDirectory(prefix=".crepe-spool-", dir=out_parent)
+    schemas = features(False)
+    tables: dict[str, dict[str, Any]] = {
+        c: {
+            split_name(n): SpooledRows(Path(scratch.name) / c / split_name(n), schemas[c].arrow_schema)
+            for n in complexities
+        }
+        for c in CONFIG_NAMES
     }
     generated: dict[str, Counter] = defaultdict(Counter)
     images = 0
@@ -263,7 +273,8 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
         "shortcuts": audit_rows({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
     }
     cropper = ImageCropper(s.images, manifest.drops) if s.images else None
-    out = write_dataset(
-        s.out, tables, manifest, features=features(cropper is not None), images=cropper
-    )
+    with scratch:
+        out = write_dataset(
+            s.out, tables, manifest, features=features(cropper is not None), images=cropper
+        )
     return out, manifest

@@ -30,6 +30,7 @@ from scenegraph.parser.tokens import TokenView
 
 NOUN_POS = frozenset({"NOUN", "PROPN"})
 ATTR_POS = frozenset({"ADJ", "VERB", "NOUN", "PROPN", "NUM", "ADV"})
+CANDIDATE_POS = frozenset({"NOUN", "PROPN", "VERB"})
 NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
 SHADES = frozenset({"dark", "light", "pale", "deep", "navy", "royal", "neon"})
 
@@ -173,8 +174,8 @@ def find_nouns(tv: TokenView) -> Nouns:
     relational: set[int] = set()
     owners: list[tuple[int, int]] = []
     quantities: list[tuple[int, str]] = []
-    for i in range(len(tv.lower)):
-        if not is_candidate(tv, i):
+    for i, pos in enumerate(tv.pos):
+        if pos not in CANDIDATE_POS or not is_candidate(tv, i):
             continue
         low = tv.lower[i]
         after_of = _of_object(tv, i)

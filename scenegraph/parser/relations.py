@@ -103,8 +103,8 @@ def _preposition(tv: TokenView, nouns: Nouns, p: int) -> tuple[str, int, list[in
 def prepositions(tv: TokenView, nouns: Nouns) -> list[Triple]:
     """Triples from every preposition of the caption."""
     out: list[Triple] = []
-    for p in range(len(tv.lower)):
-        if tv.dep[p] not in ("prep", "agent") or tv.head[p] in nouns.relational:
+    for p in tv.with_dep("prep", "agent"):
+        if tv.head[p] in nouns.relational:
             continue
         pred, gov, objs = _preposition(tv, nouns, p)
         targets = [o for t in objs for o in resolve(tv, nouns, t)]
@@ -152,9 +152,7 @@ def _verb_relations(
 def direct_objects(tv: TokenView, nouns: Nouns) -> list[Triple]:
     """(subject, verb, object) for every direct object of a verb."""
     out: list[Triple] = []
-    for o in range(len(tv.lower)):
-        if tv.dep[o] != "dobj":
-            continue
+    for o in tv.with_dep("dobj"):
         v = tv.head[o]
         if tv.pos[v] not in VERB_POS or words.verb_lemma(tv.lower[v]) == "be":
             continue
@@ -178,8 +176,8 @@ def possessives(tv: TokenView, nouns: Nouns) -> list[Triple]:
 def copula_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
     """(object, attribute) for "the shirt is red" and "the shirt looks red"."""
     out: list[tuple[int, str]] = []
-    for a in range(len(tv.lower)):
-        if tv.dep[a] != "acomp" or tv.pos[a] not in ("ADJ", "VERB"):
+    for a in tv.with_dep("acomp"):
+        if tv.pos[a] not in ("ADJ", "VERB"):
             continue
         v = tv.head[a]
         if words.verb_lemma(tv.lower[v]) not in rules.COPULAS:

@@ -23,17 +23,14 @@ PRONOUNS = frozenset({"it", "them"})
 
 
 def _rebuild_children(tv: TokenView) -> None:
-    tv.children = [[] for _ in tv.orth]
-    for i, h in enumerate(tv.head):
-        if h != i:
-            tv.children[h].append(i)
+    tv.reindex()
 
 
 def gerund_roots(tv: TokenView) -> bool:
     """Repair 1; returns whether anything changed."""
     changed = False
-    for v in range(len(tv.lower)):
-        if tv.dep[v] != "ROOT" or not tv.lower[v].endswith("ing") or tv.pos[v] not in ("NOUN", "VERB"):
+    for v in list(tv.with_dep("ROOT")):
+        if not tv.lower[v].endswith("ing") or tv.pos[v] not in ("NOUN", "VERB"):
             continue
         subj = [c for c in tv.children[v] if c < v and tv.dep[c] in GERUND_SUBJECT_DEPS and tv.pos[c] in ("NOUN", "PROPN")]
         if not subj or tv.kids(v, "nsubj", "nsubjpass"):
@@ -49,8 +46,8 @@ def gerund_roots(tv: TokenView) -> bool:
 def have_auxiliary(tv: TokenView) -> bool:
     """Repair 2."""
     changed = False
-    for r in range(len(tv.lower)):
-        if tv.dep[r] != "ROOT" or tv.pos[r] not in ("NOUN", "PROPN"):
+    for r in list(tv.with_dep("ROOT")):
+        if tv.pos[r] not in ("NOUN", "PROPN"):
             continue
         aux = [a for a in tv.kids(r, "aux") if words.verb_lemma(tv.lower[a]) == "have"]
         if not aux:
@@ -67,9 +64,7 @@ def have_auxiliary(tv: TokenView) -> bool:
 
 def pronoun_objects(tv: TokenView) -> None:
     """Repair 3."""
-    for p in range(len(tv.lower)):
-        if tv.dep[p] != "prep":
-            continue
+    for p in list(tv.with_dep("prep")):
         objs = [o for o in tv.kids(p, "pobj") if tv.lower[o] in PRONOUNS]
         gov = tv.head[p]
         if not objs or tv.pos[gov] not in ("NOUN", "PROPN"):

@@ -11,9 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-_STRINGS: dict[int, str] = {}
-
-
 @dataclass
 class TokenView:
     """Columns of one parsed caption; token ``i`` is position ``i`` of every list."""
@@ -28,13 +25,30 @@ class TokenView:
     space: list[bool]
     children: list[list[int]] = field(default_factory=list)
     pronoun: dict[int, int] = field(default_factory=dict)
+    by_dep: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.children:
-            self.children = [[] for _ in self.orth]
-            for i, h in enumerate(self.head):
-                if h != i:
-                    self.children[h].append(i)
+            self.reindex()
+
+    def reindex(self) -> None:
+        """Recompute ``children`` and ``by_dep`` after heads or labels changed."""
+        children: list[list[int]] = [[] for _ in self.orth]
+        by_dep: dict[str, list[int]] = {}
+        for i, (h, d) in enumerate(zip(self.head, self.dep)):
+            if h != i:
+                children[h].append(i)
+            if d in by_dep:
+                by_dep[d].append(i)
+            else:
+                by_dep[d] = [i]
+        self.children, self.by_dep = children, by_dep
+
+    def with_dep(self, *deps: str) -> list[int]:
+        """Tokens whose dependency label is one of ``deps``, in order."""
+        if len(deps) == 1:
+            return self.by_dep.get(deps[0], [])
+        return sorted(i for d in deps for i in self.by_dep.get(d, ()))
 
     def __len__(self) -> int:
         return len(self.orth)
@@ -80,23 +94,17 @@ def view(doc: Any) -> TokenView:
     if n == 0:
         return TokenView([], [], [], [], [], [], [], [])
     lower, pos, tag, dep, head, space = doc.to_array([LOWER, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
-    get = _STRINGS.get
     strings = doc.vocab.strings
-
-    def miss(key: int) -> str:
-        value = _STRINGS[key] = strings[key]
-        return value
-
-    low = [get(k) or miss(k) for k in lower]
+    low = [strings[k] for k in lower]
     big = 1 << 63
     heads = [i + h if h < big else i + h - (big << 1) for i, h in enumerate(head)]
     return TokenView(
         orth=low,
         lower=low,
         lemma=low,
-        pos=[get(k) or miss(k) for k in pos],
-        tag=[get(k) or miss(k) for k in tag],
-        dep=[get(k) or miss(k) for k in dep],
+        pos=[strings[k] for k in pos],
+        tag=[strings[k] for k in tag],
+        dep=[strings[k] for k in dep],
         head=heads,
-        space=[x == 1 for x in space],
+        space=list(map(bool, space)),
     )

@@ -7,7 +7,7 @@ names as ``names`` (first one kept), ``name`` or ``object_names``; sizes as ``w`
 :func:`scenegraph.types.normalize_name` (object lemmatisation is left to the builders).
 
 Box policy (needs the image size): a box partly outside its image is **clipped** to the image
-and kept (counted as ``object_box_clipped``); a box with no area inside the image is dropped
+and kept (counted as the repair ``object_box_clipped``, not a drop); a box with no area inside the image is dropped
 with its object (``object_outside_image``); a box without positive width and height is dropped
 with its object (``object_degenerate_box``) even when the image size is unknown.
 """
@@ -62,7 +62,7 @@ def fit_box(
     if not (clipped.w > 0 and clipped.h > 0):
         drops.drop(stage, f"{what}_outside_image", where)
         return None
-    drops.drop(stage, f"{what}_box_clipped", where)
+    drops.repair(stage, f"{what}_box_clipped")
     return clipped
 
 

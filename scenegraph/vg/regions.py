@@ -6,7 +6,7 @@ Phrases are kept as written, only stripped (they are captions, parsed later). Bo
 policy of :mod:`scenegraph.vg.parse` when image sizes are given. Skips are counted under stage
 ``vg_regions``: ``image_not_an_object``, ``image_bad_regions``, ``region_not_an_object``,
 ``region_bad_id``, ``region_missing_phrase``, ``region_empty_phrase``, ``region_bad_box``,
-``region_degenerate_box``, ``region_outside_image``, ``region_box_clipped`` (kept),
+``region_degenerate_box``, ``region_outside_image``, ``region_box_clipped`` (kept; a repair, not a drop),
 ``image_size_unknown`` (kept unclipped).
 """
 

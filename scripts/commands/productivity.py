@@ -142,7 +142,7 @@ def validate_dataset_cmd(folder: Path, json_out: Path | None) -> None:
             json.dumps({"invariants": inv.to_dict(), "shortcuts": sc.to_dict()}, indent=2)
         )
     if not (inv.passed and sc.passed):
-        raise click.exceptions.Exit(1)
+        raise click.ClickException(f"{folder} failed validation (see above)")
 
 
 BUILD_COMMANDS = [build_productivity_cmd]

@@ -37,3 +37,13 @@ def test_atomic_directory_keeps_old_content_on_error(tmp_path):
     assert (target / "a.json").read_text().strip().endswith("}")
     assert '"v": 1' in (target / "a.json").read_text()
     assert [p.name for p in tmp_path.iterdir()] == ["ds"]
+
+
+def test_repairs_are_reported_beside_drops_not_in_them():
+    log = DropLog()
+    log.repair("vg", "object_box_clipped", n=2)
+    log.drop("vg", "object_outside_image")
+    assert log.total() == 1
+    assert log.repairs_dict() == {"vg": {"object_box_clipped": 2}}
+    again = DropLog.from_dict(log.to_dict(), log.repairs_dict())
+    assert again.repairs_dict() == log.repairs_dict()

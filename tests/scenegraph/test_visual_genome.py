@@ -73,7 +73,7 @@ def test_per_type_files_and_versions():
         stage = f"vg_{key}"
         assert sum(len(g.objects) for g in graphs) == sum(len(r[key]) for r in raw), name
         assert len(graphs) + drops.counts[(stage, "image_empty")] == len(raw), name
-        assert set(drops.to_dict().get(stage, {})) <= {"image_empty", "object_box_clipped"}, name
+        assert set(drops.to_dict().get(stage, {})) <= {"image_empty"}, name
     for name in ("relationships.json", "v1.0/relationships.json", "v1.2/relationships.json"):
         raw = _load(_vg(*name.split("/")))
         graphs = list(iter_relationships(_vg(*name.split("/")), DropLog()))
@@ -94,7 +94,8 @@ def test_regions_image_data_aliases_synsets():
         for g in r["regions"]
         if not Box(g["x"], g["y"], g["width"], g["height"]).inside(*sizes[str(g["image_id"])].size)
     )
-    assert drops.to_dict() == {"vg_regions": {"region_box_clipped": outside}}
+    assert drops.to_dict() == {}
+    assert drops.repairs_dict() == {"vg_regions": {"region_box_clipped": outside}}
     assert all(r.box.inside(*sizes[r.image_id].size) for r in regions)
     v10 = list(iter_regions(_vg("v1.0", "region_descriptions.json"), DropLog()))
     assert v10[0].image_id == "1" and v10[0].region_id == 1382
@@ -175,7 +176,6 @@ def test_malformed_records_are_counted(tmp_path):
         "image_size_unknown": 1,
         "object_bad_box": 1,
         "object_bad_id": 1,
-        "object_box_clipped": 1,
         "object_degenerate_box": 1,
         "object_duplicate_id": 1,
         "object_missing_name": 1,
@@ -184,6 +184,7 @@ def test_malformed_records_are_counted(tmp_path):
         "relationship_empty_predicate": 1,
         "relationship_missing_object": 1,
     }
+    assert drops.repairs_dict() == {"vg_scene_graphs": {"object_box_clipped": 1}}
 
 
 def test_v12_top_level_attributes_are_merged(tmp_path):

@@ -68,7 +68,10 @@ def test_permutations_only_at_n4():
     g = SceneGraph(
         [SGObject(1, "cat", ("black",)), SGObject(2, "dog", ("brown",))], [], "1", 10, 10
     )
-    at4 = _rules(swap_negatives(g, GraphIndex(g), random.Random(0), 20, n=4))
-    at5 = _rules(swap_negatives(g, GraphIndex(g), random.Random(0), 20, n=5))
+    at4 = {rule for rule, _ in swap_candidates(g, GraphIndex(g), 4)}
+    at5 = {rule for rule, _ in swap_candidates(g, GraphIndex(g), 5)}
     assert {"permute:object", "permute:attribute"} <= at4
     assert not any(r.startswith("permute") for r in at5)
+    # A permutation equal to a pairwise swap is generated once (same graph).
+    cands = swap_negatives(g, GraphIndex(g), random.Random(0), 20, n=4)
+    assert len({c.graph.signature() for c in cands}) == len(cands) >= 3

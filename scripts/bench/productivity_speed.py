@@ -1,0 +1,185 @@
+"""Speed and memory of the crepe-productivity pipeline (template captions, no NLI).
+
+1. On the real Visual Genome sample (images 1-100): images per second, stage by stage, side by
+   side — reading only (baseline), + walks and regions, + negative candidates, + captions
+   (the full "sampling + captions + negatives" figure) — cold (first pass: WordNet look-ups are
+   cached as words appear) and warm (second pass).
+2. On a 100,000-image VG-format file built from the sample (records repeated with new image ids,
+   written streaming): peak resident memory of the streaming reader alone over all 100,000
+   images (baseline) and of the full pipeline, rows spooled to disk as in a build, over the
+   first ``--images`` images of that file (default: as many as ``--seconds`` allow), each in a
+   fresh process.
+
+    .venv/bin/python scripts/bench/productivity_speed.py [--seconds 60] [--images N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+SAMPLE = ROOT.parent / "shared/data/visual_genome/images_1-100"
+
+
+def _graphs(folder: Path, limit: int | None = None):
+    from builders.productivity.build import prepare_graph
+    from scenegraph.provenance import DropLog
+    from scenegraph.visual_genome import iter_scene_graphs, read_image_data
+
+    drops = DropLog()
+    infos = read_image_data(folder / "image_data.json", drops)
+    for i, g in enumerate(iter_scene_graphs(folder / "scene_graphs.json", drops, infos)):
+        if limit is not None and i >= limit:
+            return
+        info = infos.get(str(g.image_id))
+        yield prepare_graph(g, drops), info.file_name if info else f"{g.image_id}.jpg"
+
+
+def _pipeline(graphs, stage: str, spool: Path | None = None) -> int:
+    """Run the pipeline up to ``stage`` over ``graphs``; return the number of images."""
+    from builders.productivity.items import drop_other_captions, render_items, sample_items
+    from builders.productivity.regions import PatchDeduplicator, region_reason, subgraph_region
+    from builders.productivity.rows import CONFIG_NAMES, add_rows, features
+    from builders.productivity.sampler import sample_walks
+    from builders.productivity.spool import SpooledRows
+    from builders.region_filter import RegionFilter
+    from generators.captions.template import TemplateCaptionWriter
+    from scenegraph.provenance import DropLog
+
+    drops, rf, writers = DropLog(), RegionFilter(), {"template": TemplateCaptionWriter()}
+    tables = None
+    if spool is not None:
+        schemas = features(False)
+        tables = {c: {f"complexity_{n}": SpooledRows(spool / c / str(n), schemas[c].arrow_schema)
+                      for n in range(4, 13)} for c in CONFIG_NAMES}  # fmt: skip
+    images = 0
+    for g, image_file in graphs:
+        images += 1
+        if stage == "read":
+            continue
+        if stage == "walks":
+            dedup = PatchDeduplicator()
+            for n in range(4, 13):
+                for r in sample_walks(g, n, 0, 3):
+                    if r.graph is not None and region_reason(r.graph, box := subgraph_region(r.graph), rf) is None:
+                        dedup.admit(n, box)
+            continue
+        items = sample_items(g, image_file, range(4, 13), 0, 3, 8, lambda n: "template", drops)
+        if stage == "negatives":
+            continue
+        rendered = render_items(items, writers, drops)
+        drop_other_captions(rendered, drops)
+        if tables is not None:
+            add_rows(tables, rendered, 5, drops)
+    return images
+
+
+def _warm_resources() -> float:
+    from generators.negatives.foils import first_senses
+    from scenegraph.lexicon import singularize
+    from scenegraph.resources import wordnet
+
+    start = time.perf_counter()
+    wordnet()
+    first_senses()
+    singularize("dogs")
+    return time.perf_counter() - start
+
+
+def sample_speed() -> None:
+    print(f"resources (WordNet, sense index, lemminflect) loaded in {_warm_resources():.1f} s")
+    graphs = list(_graphs(SAMPLE))
+    print(f"\nreal VG sample: {len(graphs)} images   (images per second; higher is better)")
+    print(f"{'stage (cumulative)':<38} {'cold':>8} {'warm':>8}")
+    for stage, label in (("read", "iterate prepared graphs (baseline)"), ("walks", "+ walks, regions, dedup"),
+                         ("negatives", "+ negative candidates"), ("captions", "+ template captions = full")):
+        rates = []
+        for _ in range(2):
+            start = time.perf_counter()
+            n = _pipeline(iter(graphs), stage)
+            rates.append(n / max(time.perf_counter() - start, 1e-9))
+        print(f"{label:<38} {rates[0]:>8.1f} {rates[1]:>8.1f}")
+
+
+def write_big_file(folder: Path, copies: int) -> int:
+    """Scene graphs and image data of ``copies`` × the sample, new image ids, streamed."""
+    graphs = json.loads((SAMPLE / "scene_graphs.json").read_text())
+    infos = json.loads((SAMPLE / "image_data.json").read_text())
+    n = 0
+    with open(folder / "scene_graphs.json", "w") as sg, open(folder / "image_data.json", "w") as im:
+        sg.write("[")
+        im.write("[")
+        for copy in range(copies):
+            for g, info in zip(graphs, infos, strict=True):
+                new_id = copy * len(graphs) + int(g["image_id"])
+                sep = "," if n else ""
+                sg.write(sep + json.dumps({**g, "image_id": new_id}))
+                im.write(sep + json.dumps({**info, "image_id": new_id, "url": f"http://x/{new_id}.jpg"}))
+                n += 1
+        sg.write("]")
+        im.write("]")
+    return n
+
+
+def _child(folder: str, stage: str, limit: str, seconds: str) -> None:
+    """Child process: run one stage over the big file; print a JSON line with RSS and speed."""
+    _warm_resources()
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    deadline = time.perf_counter() + float(seconds)
+    lim = None if limit == "none" else int(limit)
+
+    def budgeted():
+        for item in _graphs(Path(folder), lim):
+            yield item
+            if time.perf_counter() > deadline:
+                return
+
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as spool:
+        n = _pipeline(budgeted(), stage, Path(spool) if stage == "captions" else None)
+    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"images": n, "seconds": elapsed, "peak_mib": peak / 1024, "startup_mib": base / 1024}))
+
+
+def big_file_memory(seconds: float, images: int | None) -> None:
+    with tempfile.TemporaryDirectory(dir=ROOT / "out" if (ROOT / "out").is_dir() else None) as tmp:
+        start = time.perf_counter()
+        n = write_big_file(Path(tmp), 1000)
+        size = (Path(tmp) / "scene_graphs.json").stat().st_size
+        print(f"\n100,000-image file: {n:,} images, {size / 2**20:,.0f} MiB, written in {time.perf_counter() - start:.1f} s")
+        print(f"{'run (fresh process each)':<44} {'images':>8} {'img/s':>8} {'peak RSS MiB':>13} {'after start-up':>15}")
+        runs = (("read", "none", 10_000, "stream-read all graphs (baseline)"),
+                ("captions", str(images) if images else "none", seconds, "full pipeline, rows spooled"))
+        for stage, limit, budget, label in runs:
+            out = subprocess.run([sys.executable, __file__, "--child", tmp, stage, limit, str(budget)],
+                                 capture_output=True, text=True, check=True, env={**os.environ, "TQDM_DISABLE": "1"})
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            print(f"{label:<44} {r['images']:>8,} {r['images'] / r['seconds']:>8.1f} {r['peak_mib']:>13.0f} "
+                  f"{r['peak_mib'] - r['startup_mib']:>15.0f}")
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        _child(*sys.argv[2:6])
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="time budget of the full-pipeline run")
+    parser.add_argument("--images", type=int, default=None, help="images of the big file for the full run")
+    args = parser.parse_args()
+    sample_speed()
+    big_file_memory(args.seconds, args.images)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
