@@ -17,6 +17,7 @@ external data and always writes the same files:
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import dataclass
@@ -94,7 +95,7 @@ def _scene(rng: random.Random, image_id: int, next_object_id: int) -> tuple[list
     names = rng.sample(sorted(OBJECTS), n_objects)
     cells = rng.sample([(c, r) for c in range(3) for r in range(2)], n_objects)
     objects = []
-    for i, (name, (col, row)) in enumerate(zip(names, cells)):
+    for i, (name, (col, row)) in enumerate(zip(names, cells, strict=True)):
         w, h = rng.randint(150, 205), rng.randint(170, 230)
         x = col * (WIDTH // 3) + rng.randint(0, WIDTH // 3 - w)
         y = row * (HEIGHT // 2) + rng.randint(0, HEIGHT // 2 - min(h, HEIGHT // 2))
@@ -145,8 +146,15 @@ def _union(a: DemoObject, b: DemoObject) -> tuple[int, int, int, int]:
 
 def _vg_object(obj: DemoObject, with_attributes: bool = True) -> dict:
     x, y, w, h = obj.box
-    data = {"object_id": obj.object_id, "names": [obj.name], "synsets": [OBJECTS[obj.name][1]],
-            "x": x, "y": y, "w": w, "h": h}
+    data = {
+        "object_id": obj.object_id,
+        "names": [obj.name],
+        "synsets": [OBJECTS[obj.name][1]],
+        "x": x,
+        "y": y,
+        "w": w,
+        "h": h,
+    }
     if with_attributes:
         data["attributes"] = obj.attributes
     return data
@@ -161,7 +169,13 @@ def write_demo_inputs(out_dir: str | Path, seed: int = 0) -> Path:
     (out / "images").mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     scene_graphs, image_data, regions, objects_json, attributes_json, relationships_json = (
-        [], [], [], [], [], [])
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+    )
     captions: list[str] = []
     aro_true: list[str] = []
     aro_false: list[str] = []
@@ -171,35 +185,91 @@ def write_demo_inputs(out_dir: str | Path, seed: int = 0) -> Path:
         objects, relations = _scene(rng, image_id, next_object)
         next_object += len(objects)
         _draw(out / "images" / f"{image_id}.png", objects, rng)
-        image_data.append({"image_id": image_id, "width": WIDTH, "height": HEIGHT,
-                           "url": f"https://example.org/crepe-demo/{image_id}.png",
-                           "coco_id": None, "flickr_id": None})
+        image_data.append(
+            {
+                "image_id": image_id,
+                "width": WIDTH,
+                "height": HEIGHT,
+                "url": f"https://example.org/crepe-demo/{image_id}.png",
+                "coco_id": None,
+                "flickr_id": None,
+            }
+        )
         rels = []
         for a, predicate, b in relations:
-            rels.append({"relationship_id": next_rel, "predicate": predicate,
-                         "subject_id": a.object_id, "object_id": b.object_id, "synsets": []})
+            rels.append(
+                {
+                    "relationship_id": next_rel,
+                    "predicate": predicate,
+                    "subject_id": a.object_id,
+                    "object_id": b.object_id,
+                    "synsets": [],
+                }
+            )
             next_rel += 1
-        scene_graphs.append({"image_id": image_id, "objects": [_vg_object(o) for o in objects],
-                             "relationships": rels})
-        objects_json.append({"image_id": image_id,
-                             "objects": [_vg_object(o, with_attributes=False) for o in objects]})
-        attributes_json.append({"image_id": image_id, "attributes": [_vg_object(o) for o in objects]})
+        scene_graphs.append(
+            {
+                "image_id": image_id,
+                "objects": [_vg_object(o) for o in objects],
+                "relationships": rels,
+            }
+        )
+        objects_json.append(
+            {
+                "image_id": image_id,
+                "objects": [_vg_object(o, with_attributes=False) for o in objects],
+            }
+        )
+        attributes_json.append(
+            {"image_id": image_id, "attributes": [_vg_object(o) for o in objects]}
+        )
         by_id = {o.object_id: o for o in objects}
-        relationships_json.append({"image_id": image_id, "relationships": [
-            {"relationship_id": r["relationship_id"], "predicate": r["predicate"], "synsets": [],
-             "subject": {**_vg_object(by_id[r["subject_id"]], False), "name": by_id[r["subject_id"]].name},
-             "object": _vg_object(by_id[r["object_id"]], False)} for r in rels]})
+        relationships_json.append(
+            {
+                "image_id": image_id,
+                "relationships": [
+                    {
+                        "relationship_id": r["relationship_id"],
+                        "predicate": r["predicate"],
+                        "synsets": [],
+                        "subject": {
+                            **_vg_object(by_id[r["subject_id"]], False),
+                            "name": by_id[r["subject_id"]].name,
+                        },
+                        "object": _vg_object(by_id[r["object_id"]], False),
+                    }
+                    for r in rels
+                ],
+            }
+        )
         image_regions = []
         for o in objects:
             x, y, w, h = o.box
-            image_regions.append({"region_id": next_region, "image_id": image_id,
-                                  "phrase": _a(o.phrase()), "x": x, "y": y, "width": w, "height": h})
+            image_regions.append(
+                {
+                    "region_id": next_region,
+                    "image_id": image_id,
+                    "phrase": _a(o.phrase()),
+                    "x": x,
+                    "y": y,
+                    "width": w,
+                    "height": h,
+                }
+            )
             next_region += 1
         for a, predicate, b in relations:
             x, y, w, h = _union(a, b)
-            image_regions.append({"region_id": next_region, "image_id": image_id,
-                                  "phrase": f"{a.phrase()} {predicate} {b.phrase()}",
-                                  "x": x, "y": y, "width": w, "height": h})
+            image_regions.append(
+                {
+                    "region_id": next_region,
+                    "image_id": image_id,
+                    "phrase": f"{a.phrase()} {predicate} {b.phrase()}",
+                    "x": x,
+                    "y": y,
+                    "width": w,
+                    "height": h,
+                }
+            )
             next_region += 1
         regions.append({"id": image_id, "regions": image_regions})
         # Training-corpus captions: every object phrase and relation, except held-out bindings.
@@ -210,33 +280,68 @@ def write_demo_inputs(out_dir: str | Path, seed: int = 0) -> Path:
             if not {(a.colour, a.name), (b.colour, b.name)} & HELD_OUT_BINDINGS:
                 captions.append(f"{_a(a.phrase())} {predicate} {_a(b.phrase())}")
         # ARO VG-Attribution: pairs of objects with one attribute each; swapped attributes.
-        for a, b in zip(objects, objects[1:]):
+        for a, b in itertools.pairwise(objects):
             aro_true.append(f"the {a.colour} {a.name} and the {b.colour} {b.name}")
             aro_false.append(f"the {b.colour} {a.name} and the {a.colour} {b.name}")
             x, y, w, h = _union(a, b)
-            aro_official.append({"image_id": str(image_id), "image_path": f"{image_id}.png",
-                                 "true_caption": aro_true[-1], "false_caption": aro_false[-1],
-                                 "bbox_x": x, "bbox_y": y, "bbox_w": w, "bbox_h": h,
-                                 "attributes": [a.colour, b.colour],
-                                 "obj1_name": a.name, "obj2_name": b.name})
+            aro_official.append(
+                {
+                    "image_id": str(image_id),
+                    "image_path": f"{image_id}.png",
+                    "true_caption": aro_true[-1],
+                    "false_caption": aro_false[-1],
+                    "bbox_x": x,
+                    "bbox_y": y,
+                    "bbox_w": w,
+                    "bbox_h": h,
+                    "attributes": [a.colour, b.colour],
+                    "obj1_name": a.name,
+                    "obj2_name": b.name,
+                }
+            )
         if objects[0].size:  # a two-word attribute: excluded by the ARO regex, as in the release
             o = objects[0]
-            aro_true.append(f"the {o.size} {o.colour} {o.name} and the {o.colour} {objects[1].name}")
-            aro_false.append(f"the {o.colour} {o.size} {o.name} and the {o.colour} {objects[1].name}")
-    generic = ["a picture of a room", "two people talking", "a sunny day in the park",
-               "an empty street at night", "a plate of food on a table"]
+            aro_true.append(
+                f"the {o.size} {o.colour} {o.name} and the {o.colour} {objects[1].name}"
+            )
+            aro_false.append(
+                f"the {o.colour} {o.size} {o.name} and the {o.colour} {objects[1].name}"
+            )
+    generic = [
+        "a picture of a room",
+        "two people talking",
+        "a sunny day in the park",
+        "an empty street at night",
+        "a plate of food on a table",
+    ]
     captions += generic
     vg = out / "vg"
-    for name, data in [("scene_graphs", scene_graphs), ("image_data", image_data),
-                       ("region_descriptions", regions), ("objects", objects_json),
-                       ("attributes", attributes_json), ("relationships", relationships_json)]:
+    for name, data in [
+        ("scene_graphs", scene_graphs),
+        ("image_data", image_data),
+        ("region_descriptions", regions),
+        ("objects", objects_json),
+        ("attributes", attributes_json),
+        ("relationships", relationships_json),
+    ]:
         write_json_atomic(vg / f"{name}.json", data)
     write_text_atomic(out / "captions.txt", "\n".join(captions) + "\n")
-    coco = {"info": {"description": "crepe-datasets demo captions (synthetic)"},
-            "images": [{"id": d["image_id"], "file_name": f"{d['image_id']}.png",
-                        "width": WIDTH, "height": HEIGHT} for d in image_data],
-            "annotations": [{"id": i, "image_id": FIRST_IMAGE_ID + i % N_IMAGES, "caption": c}
-                            for i, c in enumerate(captions)]}
+    coco = {
+        "info": {"description": "crepe-datasets demo captions (synthetic)"},
+        "images": [
+            {
+                "id": d["image_id"],
+                "file_name": f"{d['image_id']}.png",
+                "width": WIDTH,
+                "height": HEIGHT,
+            }
+            for d in image_data
+        ],
+        "annotations": [
+            {"id": i, "image_id": FIRST_IMAGE_ID + i % N_IMAGES, "caption": c}
+            for i, c in enumerate(captions)
+        ],
+    }
     write_json_atomic(out / "captions_coco.json", coco)
     write_json_atomic(out / "aro" / "att-original-true.json", aro_true)
     write_json_atomic(out / "aro" / "att-original-false.json", aro_false)

@@ -29,7 +29,9 @@ class ImageCropper:
     def __init__(self, image_dir: str | Path, drops: DropLog | None = None) -> None:
         self.image_dir = Path(image_dir)
         if not self.image_dir.is_dir():
-            raise CrepeInputError(f"image folder {self.image_dir} does not exist; pass --images DIR")
+            raise CrepeInputError(
+                f"image folder {self.image_dir} does not exist; pass --images DIR"
+            )
         self.drops = drops if drops is not None else DropLog()
         self._cache: OrderedDict[str, object] = OrderedDict()
 

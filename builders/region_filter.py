@@ -26,9 +26,9 @@ class RegionFilter:
             return "empty_region"
         if box.area < self.min_area:
             return "region_too_small"
-        if image_width > 0 and image_height > 0:
-            if box.area < self.min_image_fraction * image_width * image_height:
-                return "region_below_image_fraction"
+        image_area = max(image_width, 0) * max(image_height, 0)
+        if image_area > 0 and box.area < self.min_image_fraction * image_area:
+            return "region_below_image_fraction"
         if not self.min_aspect <= box.aspect <= self.max_aspect:
             return "region_aspect_out_of_range"
         return None

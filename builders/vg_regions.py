@@ -118,11 +118,16 @@ def build_vg_regions(config: VGRegionsConfig) -> BuildManifest:
         },
         parameters=config.parameters(),
     )
-    manifest.add_inputs(config.vg_dir / "region_descriptions.json", config.vg_dir / "image_data.json")
+    manifest.add_inputs(
+        config.vg_dir / "region_descriptions.json", config.vg_dir / "image_data.json"
+    )
     rows = list(_rows(config, manifest))
     cropper = None
     if config.images is not None:
         cropper = ImageCropper(config.images, manifest.drops)
-    manifest.summary = {"regions_kept": len(rows), "regions_dropped": manifest.drops.total("regions")}
+    manifest.summary = {
+        "regions_kept": len(rows),
+        "regions_dropped": manifest.drops.total("regions"),
+    }
     write_dataset(config.out, {"regions": {config.split: rows}}, manifest, images=cropper)
     return manifest

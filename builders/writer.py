@@ -48,7 +48,9 @@ def _features_for(rows_by_split: Mapping[str, Rows], embed_images: bool):
     return None
 
 
-def _embed_images(rows: Rows, cropper: ImageCropper, file_column: str, bbox_column: str) -> list[dict]:
+def _embed_images(
+    rows: Rows, cropper: ImageCropper, file_column: str, bbox_column: str
+) -> list[dict]:
     """Rows with an ``image`` column holding the PNG crop; rows whose crop fails are dropped."""
     out = []
     for row in rows:
@@ -58,7 +60,9 @@ def _embed_images(rows: Rows, cropper: ImageCropper, file_column: str, bbox_colu
     return out
 
 
-def _write_split(folder: Path, split: str, rows: Rows, schema: pa.Schema, rows_per_shard: int) -> int:
+def _write_split(
+    folder: Path, split: str, rows: Rows, schema: pa.Schema, rows_per_shard: int
+) -> int:
     n_shards = max(1, math.ceil(len(rows) / rows_per_shard))
     for shard in range(n_shards):
         chunk = list(rows[shard * rows_per_shard : (shard + 1) * rows_per_shard])
@@ -101,8 +105,12 @@ def write_dataset(
             if images is not None and config_info is not None and config_info.task.type != "group":
                 file_col = config_info.task.image_file_column
                 bbox_col = config_info.task.bbox_column or "bbox"
-                splits = {s: _embed_images(r, images, file_col, bbox_col) for s, r in splits.items()}
-            config_features = (features or {}).get(config) or _features_for(splits, images is not None)
+                splits = {
+                    s: _embed_images(r, images, file_col, bbox_col) for s, r in splits.items()
+                }
+            config_features = (features or {}).get(config) or _features_for(
+                splits, images is not None
+            )
             if config_features is None:
                 manifest.drops.drop("writer", "empty_config", example=config)
                 continue

@@ -116,7 +116,9 @@ class BuildManifest:
             dataset=data["dataset"],
             version=data["version"],
             builder=data.get("builder", ""),
-            card=CardInfo.from_dict(data.get("card") or {"pretty_name": data["dataset"], "summary": ""}),
+            card=CardInfo.from_dict(
+                data.get("card") or {"pretty_name": data["dataset"], "summary": ""}
+            ),
             configs={k: ConfigInfo.from_dict(v) for k, v in (data.get("configs") or {}).items()},
             parameters=data.get("parameters") or {},
             seed=data.get("seed"),
@@ -145,4 +147,6 @@ def read_manifest(folder: str | Path) -> BuildManifest:
     try:
         return BuildManifest.from_dict(json.loads(path.read_text(encoding="utf-8")))
     except (json.JSONDecodeError, KeyError) as err:
-        raise CrepeInputError(f"{path} is not a valid build manifest ({err}); rebuild the dataset") from err
+        raise CrepeInputError(
+            f"{path} is not a valid build manifest ({err}); rebuild the dataset"
+        ) from err

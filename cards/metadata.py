@@ -73,7 +73,9 @@ class ConfigInfo:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ConfigInfo:
-        return cls(data["name"], data.get("description", ""), TaskSpec.from_dict(data.get("task", {})))
+        return cls(
+            data["name"], data.get("description", ""), TaskSpec.from_dict(data.get("task", {}))
+        )
 
 
 @dataclass

@@ -55,7 +55,9 @@ def check_folder(folder: str | Path) -> tuple[str, ...]:
     for config in configs:
         for data_file in config["data_files"]:
             if not list(folder.glob(data_file["path"])):
-                raise CrepeInputError(f"{folder} has no files for {data_file['path']}; rebuild the dataset")
+                raise CrepeInputError(
+                    f"{folder} has no files for {data_file['path']}; rebuild the dataset"
+                )
     return names
 
 

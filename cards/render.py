@@ -16,8 +16,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from cards.manifest import BuildManifest
 
 TEMPLATES = Path(__file__).parent / "templates"
-SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"),
-                   (1_000_000, "100K<n<1M"), (10_000_000, "1M<n<10M"))
+SIZE_CATEGORIES = (
+    (1_000, "n<1K"),
+    (10_000, "1K<n<10K"),
+    (100_000, "10K<n<100K"),
+    (1_000_000, "100K<n<1M"),
+    (10_000_000, "1M<n<10M"),
+)
 
 
 def size_category(n_rows: int) -> str:
@@ -53,7 +58,9 @@ def render_card(manifest: BuildManifest, repo: str | None = None) -> str:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined, keep_trailing_newline=True
     )
-    configs = [(name, manifest.configs[name]) for name in manifest.counts if name in manifest.configs]
+    configs = [
+        (name, manifest.configs[name]) for name in manifest.counts if name in manifest.configs
+    ]
     declared = {n: [s for s, k in splits.items() if k] for n, splits in manifest.counts.items()}
     first_config = next((n for n, s in declared.items() if s), "default")
     first_split = next(iter(declared.get(first_config, [])), None)

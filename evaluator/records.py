@@ -119,7 +119,9 @@ def write_record(
         fd, name = tempfile.mkstemp(prefix=".samples-", suffix=".parquet", dir=out_dir)
         os.close(fd)
         tmp_samples = Path(name)
-        pd.DataFrame({k: np.asarray(v) for k, v in per_sample.items()}).to_parquet(tmp_samples, index=False)
+        pd.DataFrame({k: np.asarray(v) for k, v in per_sample.items()}).to_parquet(
+            tmp_samples, index=False
+        )
     fd, name = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=out_dir)
     os.close(fd)
     tmp_record = Path(name)

@@ -78,7 +78,9 @@ def load_spacy(name: str | None = None, exclude: tuple[str, ...] = ()) -> Any:
         except OSError:
             continue
     if name:
-        raise MissingResourceError(f"spaCy pipeline {name!r} is not installed or not a folder; " + SPACY_HINT)
+        raise MissingResourceError(
+            f"spaCy pipeline {name!r} is not installed or not a folder; " + SPACY_HINT
+        )
     raise MissingResourceError(SPACY_HINT)
 
 
@@ -168,7 +170,7 @@ if __name__ == "__main__":  # python -m scenegraph.resources
                 import nltk
 
                 nltk.download("wordnet", download_dir=str(LOCAL_NLTK_DATA), quiet=True)
-            except Exception:  # noqa: BLE001 - offline: report below
+            except Exception:
                 pass
     report = check()
     print("\n".join(report))

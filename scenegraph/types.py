@@ -188,7 +188,10 @@ class SceneGraph:
             Compound("attribute_object", (a, o.name)) for o in self.objects for a in o.attributes
         ]
         out += [
-            Compound("object_relationship_object", (by_id[r.subject].name, r.predicate, by_id[r.object].name))
+            Compound(
+                "object_relationship_object",
+                (by_id[r.subject].name, r.predicate, by_id[r.object].name),
+            )
             for r in self.relationships
             if r.subject in by_id and r.object in by_id
         ]

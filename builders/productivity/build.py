@@ -194,7 +194,9 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
     schemas = features(False)
     tables: dict[str, dict[str, Any]] = {
         c: {
-            split_name(n): SpooledRows(Path(scratch.name) / c / split_name(n), schemas[c].arrow_schema)
+            split_name(n): SpooledRows(
+                Path(scratch.name) / c / split_name(n), schemas[c].arrow_schema
+            )
             for n in complexities
         }
         for c in CONFIG_NAMES

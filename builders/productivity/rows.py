@@ -71,7 +71,9 @@ def base_row(r: RenderedItem) -> dict[str, Any]:
     }
 
 
-def hn_row(r: RenderedItem, types: Sequence[str], k: int, min_k: int | None = None) -> dict[str, Any] | None:
+def hn_row(
+    r: RenderedItem, types: Sequence[str], k: int, min_k: int | None = None
+) -> dict[str, Any] | None:
     """The row of one hard-negative config: up to ``k`` negatives per type, ``None`` when a
     type has fewer than ``min_k`` (default ``k``: fixed-size retrieval sets)."""
     need = k if min_k is None else min_k

@@ -21,7 +21,9 @@ DEFAULT_BUFFER_ROWS = 5_000
 class SpooledRows(Sequence):
     """An append-then-read sequence of dict rows backed by parquet parts."""
 
-    def __init__(self, folder: Path, schema: pa.Schema, buffer_rows: int = DEFAULT_BUFFER_ROWS) -> None:
+    def __init__(
+        self, folder: Path, schema: pa.Schema, buffer_rows: int = DEFAULT_BUFFER_ROWS
+    ) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.schema = schema
@@ -39,7 +41,9 @@ class SpooledRows(Sequence):
         if not self.buffer:
             return
         path = self.folder / f"part-{len(self.parts):05d}.parquet"
-        pq.write_table(pa.Table.from_pylist(self.buffer, schema=self.schema), path, compression="zstd")
+        pq.write_table(
+            pa.Table.from_pylist(self.buffer, schema=self.schema), path, compression="zstd"
+        )
         self.parts.append((path, len(self.buffer)))
         self.buffer = []
 

@@ -36,10 +36,17 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+@functools.lru_cache(maxsize=100_000)
+def _atom_words(text: str) -> tuple[str, ...]:
+    return tuple(words(text))
+
+
 def _covered(
     atom_words: list[str], positions: dict[str, list[int]], caption_forms: list[frozenset[str]]
 ) -> bool:
     wanted = [_forms(w) for w in atom_words if w not in ARTICLES] or [_forms(atom_words[0])]
+    if len(wanted) == 1:
+        return not wanted[0].isdisjoint(positions)
     starts = sorted({i for form in wanted[0] for i in positions.get(form, ())})
     span = len(wanted)
     for start in starts:
@@ -69,7 +76,7 @@ def missing_atoms(caption: str, graph: SceneGraph) -> list[Atom]:
     for atom in graph.atoms():
         if atom in out:
             continue
-        atom_words = words(atom.text)
+        atom_words = _atom_words(atom.text)
         if atom_words and not _covered(atom_words, positions, caption_forms):
             out.append(atom)
     return out

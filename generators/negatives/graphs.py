@@ -59,20 +59,21 @@ class GraphIndex:
             if not found:
                 return False
             candidates[o.id] = found
-        order = sorted(candidates, key=lambda i: len(candidates[i]))
         rels = [(r.subject, r.predicate, r.object) for r in sub.relationships]
+        if not self._arc_consistent(candidates, rels):
+            return False
+        order = sorted(candidates, key=lambda i: len(candidates[i]))
+        by_hid: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
+        for rel in rels:
+            by_hid[rel[0]].append(rel)
+            by_hid[rel[2]].append(rel)
         assign: dict[int, int] = {}
         used: set[int] = set()
         steps = 0
 
         def consistent(hid: int) -> bool:
-            for s, p, o in rels:
-                if (
-                    hid in (s, o)
-                    and s in assign
-                    and o in assign
-                    and (assign[s], p, assign[o]) not in self.triples
-                ):
+            for s, p, o in by_hid[hid]:
+                if s in assign and o in assign and (assign[s], p, assign[o]) not in self.triples:
                     return False
             return True
 
@@ -99,6 +100,33 @@ class GraphIndex:
             return search(0)
         except _TooManySteps:
             return True
+
+    def _arc_consistent(
+        self, candidates: dict[int, list[int]], rels: list[tuple[int, str, int]]
+    ) -> bool:
+        """Prune candidates that cannot carry a relationship; False when one runs out."""
+        changed = True
+        while changed:
+            changed = False
+            for s, p, o in rels:
+                objs = set(candidates[o])
+                keep_s = [
+                    g
+                    for g in candidates[s]
+                    if any(q == p and t in objs for q, t in self.out_edges.get(g, ()))
+                ]
+                subs = set(keep_s)
+                keep_o = [
+                    g
+                    for g in candidates[o]
+                    if any(q == p and x in subs for x, q in self.in_edges.get(g, ()))
+                ]
+                if len(keep_s) != len(candidates[s]) or len(keep_o) != len(candidates[o]):
+                    candidates[s], candidates[o] = keep_s, keep_o
+                    changed = True
+                if not keep_s or not keep_o:
+                    return False
+        return True
 
 
 class _TooManySteps(Exception):

@@ -51,13 +51,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--release", type=Path, default=ROOT.parent / "shared/data/crepe_release")
     parser.add_argument("--ours", type=Path, default=ROOT / "out/crepe-productivity")
-    parser.add_argument("--vg", type=Path, default=ROOT.parent / "shared/data/visual_genome/images_1-100")
+    parser.add_argument(
+        "--vg", type=Path, default=ROOT.parent / "shared/data/visual_genome/images_1-100"
+    )
     args = parser.parse_args()
     if not (args.ours / "data").is_dir():
         from builders.productivity.build import ProductivitySettings, build_productivity
 
         print(f"building {args.ours} from {args.vg} (template captions, no NLI, seed 0)…")
-        build_productivity(ProductivitySettings(vg=str(args.vg), out=str(args.ours), progress=False))
+        build_productivity(
+            ProductivitySettings(vg=str(args.vg), out=str(args.ours), progress=False)
+        )
     release, ours = release_sets(args.release), our_sets(args.ours)
     print(f"\n{'':<8} | {'CREPE release':^44} | {'ours (' + args.ours.name + ')':^44}")
     head = f"{'rows':>6} {'chance':>7} {'lowercase':>9} {'best':>6} {'baseline':<13}"
@@ -72,7 +76,9 @@ def main() -> int:
             audit = audit_sets(sets)
             name, best = audit.best
             lower = audit.baselines["max_all_lower"]
-            cells.append(f"{audit.rows:>6} {audit.chance:>7.1%} {lower:>9.1%} {best:>6.1%} {name:<13}")
+            cells.append(
+                f"{audit.rows:>6} {audit.chance:>7.1%} {lower:>9.1%} {best:>6.1%} {name:<13}"
+            )
             if sets is ours.get(config):
                 ok &= audit.passed
         print(f"{kind:<8} | {cells[0]} | {cells[1]}")

@@ -10,7 +10,7 @@
    first ``--images`` images of that file (default: as many as ``--seconds`` allow), each in a
    fresh process.
 
-    .venv/bin/python scripts/bench/productivity_speed.py [--seconds 60] [--images N]
+    .venv/bin/python scripts/bench/productivity_speed.py [--seconds 30] [--images N]
 """
 
 from __future__ import annotations
@@ -70,7 +70,10 @@ def _pipeline(graphs, stage: str, spool: Path | None = None) -> int:
             dedup = PatchDeduplicator()
             for n in range(4, 13):
                 for r in sample_walks(g, n, 0, 3):
-                    if r.graph is not None and region_reason(r.graph, box := subgraph_region(r.graph), rf) is None:
+                    if (
+                        r.graph is not None
+                        and region_reason(r.graph, box := subgraph_region(r.graph), rf) is None
+                    ):
                         dedup.admit(n, box)
             continue
         items = sample_items(g, image_file, range(4, 13), 0, 3, 8, lambda n: "template", drops)
@@ -97,15 +100,20 @@ def _warm_resources() -> float:
 
 def sample_speed() -> None:
     print(f"resources (WordNet, sense index, lemminflect) loaded in {_warm_resources():.1f} s")
-    graphs = list(_graphs(SAMPLE))
-    print(f"\nreal VG sample: {len(graphs)} images   (images per second; higher is better)")
+    print(
+        f"\nreal VG sample: {len(list(_graphs(SAMPLE)))} images   (images per second; higher is better)"
+    )
     print(f"{'stage (cumulative)':<38} {'cold':>8} {'warm':>8}")
-    for stage, label in (("read", "iterate prepared graphs (baseline)"), ("walks", "+ walks, regions, dedup"),
-                         ("negatives", "+ negative candidates"), ("captions", "+ template captions = full")):
+    for stage, label in (
+        ("read", "read + prepare graphs (baseline)"),
+        ("walks", "+ walks, regions, dedup"),
+        ("negatives", "+ negative candidates"),
+        ("captions", "+ template captions = full"),
+    ):
         rates = []
         for _ in range(2):
             start = time.perf_counter()
-            n = _pipeline(iter(graphs), stage)
+            n = _pipeline(_graphs(SAMPLE), stage)
             rates.append(n / max(time.perf_counter() - start, 1e-9))
         print(f"{label:<38} {rates[0]:>8.1f} {rates[1]:>8.1f}")
 
@@ -123,7 +131,9 @@ def write_big_file(folder: Path, copies: int) -> int:
                 new_id = copy * len(graphs) + int(g["image_id"])
                 sep = "," if n else ""
                 sg.write(sep + json.dumps({**g, "image_id": new_id}))
-                im.write(sep + json.dumps({**info, "image_id": new_id, "url": f"http://x/{new_id}.jpg"}))
+                im.write(
+                    sep + json.dumps({**info, "image_id": new_id, "url": f"http://x/{new_id}.jpg"})
+                )
                 n += 1
         sg.write("]")
         im.write("]")
@@ -148,7 +158,11 @@ def _child(folder: str, stage: str, limit: str, seconds: str) -> None:
         n = _pipeline(budgeted(), stage, Path(spool) if stage == "captions" else None)
     elapsed = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"images": n, "seconds": elapsed, "peak_mib": peak / 1024, "startup_mib": base / 1024}))
+    print(
+        json.dumps(
+            {"images": n, "seconds": elapsed, "peak_mib": peak / 1024, "startup_mib": base / 1024}
+        )
+    )
 
 
 def big_file_memory(seconds: float, images: int | None) -> None:
@@ -156,16 +170,29 @@ def big_file_memory(seconds: float, images: int | None) -> None:
         start = time.perf_counter()
         n = write_big_file(Path(tmp), 1000)
         size = (Path(tmp) / "scene_graphs.json").stat().st_size
-        print(f"\n100,000-image file: {n:,} images, {size / 2**20:,.0f} MiB, written in {time.perf_counter() - start:.1f} s")
-        print(f"{'run (fresh process each)':<44} {'images':>8} {'img/s':>8} {'peak RSS MiB':>13} {'after start-up':>15}")
-        runs = (("read", "none", 10_000, "stream-read all graphs (baseline)"),
-                ("captions", str(images) if images else "none", seconds, "full pipeline, rows spooled"))
+        print(
+            f"\n100,000-image file: {n:,} images, {size / 2**20:,.0f} MiB, written in {time.perf_counter() - start:.1f} s"
+        )
+        print(
+            f"{'run (fresh process each)':<44} {'images':>8} {'img/s':>8} {'peak RSS MiB':>13} {'after start-up':>15}"
+        )
+        runs = (
+            ("read", "none", 10_000, "stream-read all graphs (baseline)"),
+            ("captions", str(images) if images else "none", seconds, "full pipeline, rows spooled"),
+        )
         for stage, limit, budget, label in runs:
-            out = subprocess.run([sys.executable, __file__, "--child", tmp, stage, limit, str(budget)],
-                                 capture_output=True, text=True, check=True, env={**os.environ, "TQDM_DISABLE": "1"})
+            out = subprocess.run(
+                [sys.executable, __file__, "--child", tmp, stage, limit, str(budget)],
+                capture_output=True,
+                text=True,
+                check=True,
+                env={**os.environ, "TQDM_DISABLE": "1"},
+            )
             r = json.loads(out.stdout.strip().splitlines()[-1])
-            print(f"{label:<44} {r['images']:>8,} {r['images'] / r['seconds']:>8.1f} {r['peak_mib']:>13.0f} "
-                  f"{r['peak_mib'] - r['startup_mib']:>15.0f}")
+            print(
+                f"{label:<44} {r['images']:>8,} {r['images'] / r['seconds']:>8.1f} {r['peak_mib']:>13.0f} "
+                f"{r['peak_mib'] - r['startup_mib']:>15.0f}"
+            )
 
 
 def main() -> int:
@@ -173,8 +200,12 @@ def main() -> int:
         _child(*sys.argv[2:6])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="time budget of the full-pipeline run")
-    parser.add_argument("--images", type=int, default=None, help="images of the big file for the full run")
+    parser.add_argument(
+        "--seconds", type=float, default=30.0, help="time budget of the full-pipeline run"
+    )
+    parser.add_argument(
+        "--images", type=int, default=None, help="images of the big file for the full run"
+    )
     args = parser.parse_args()
     sample_speed()
     big_file_memory(args.seconds, args.images)

@@ -51,8 +51,13 @@ def _build_vg_regions_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
 
 
 @click.command()
-@click.option("--out", type=click.Path(path_type=Path), default=Path("out/demo"), show_default=True,
-              help="Folder for the demo inputs and datasets.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("out/demo"),
+    show_default=True,
+    help="Folder for the demo inputs and datasets.",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 def demo(out: Path, seed: int) -> None:
     """Write the bundled demo inputs and build every dataset that has a demo."""
@@ -70,10 +75,19 @@ def demo(out: Path, seed: int) -> None:
 
 
 @click.command("vg-regions")
-@click.option("--vg", "vg_dir", type=click.Path(path_type=Path, exists=True, file_okay=False),
-              required=True, help="Visual Genome folder (region_descriptions.json, image_data.json).")
-@click.option("--images", type=click.Path(path_type=Path, exists=True, file_okay=False),
-              default=None, help="Image folder: embeds each region as a crop.")
+@click.option(
+    "--vg",
+    "vg_dir",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    required=True,
+    help="Visual Genome folder (region_descriptions.json, image_data.json).",
+)
+@click.option(
+    "--images",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=None,
+    help="Image folder: embeds each region as a crop.",
+)
 @click.option("--out", type=click.Path(path_type=Path), required=True)
 def vg_regions(vg_dir: Path, images: Path | None, out: Path) -> None:
     """Build crepe-vg-regions: filtered Visual Genome region crops and their descriptions."""

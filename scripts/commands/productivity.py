@@ -41,8 +41,13 @@ from scenegraph.errors import CrepeInputError
 @click.option(
     "--walks", type=int, default=3, show_default=True, help="Random walks per image and n."
 )
-@click.option("--min-negatives", type=click.IntRange(1, 5), default=5, show_default=True,
-              help="Keep a retrieval set with at least this many negatives per type (5: fixed size).")
+@click.option(
+    "--min-negatives",
+    type=click.IntRange(1, 5),
+    default=5,
+    show_default=True,
+    help="Keep a retrieval set with at least this many negatives per type (5: fixed size).",
+)
 @click.option("--limit", type=int, default=None, help="Read only the first N images.")
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)

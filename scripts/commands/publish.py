@@ -9,20 +9,27 @@ import click
 
 @click.command()
 @click.argument("folder", type=click.Path(path_type=Path, exists=True, file_okay=False))
-@click.option("--repo", "repo_id", required=True, help="Hub dataset repo, e.g. my-org/crepe-bindsplit.")
+@click.option(
+    "--repo", "repo_id", required=True, help="Hub dataset repo, e.g. my-org/crepe-bindsplit."
+)
 @click.option("--tag", default=None, help="Release tag (default: v<dataset version>).")
 @click.option("--private", is_flag=True, help="Create the repo as private.")
 @click.option("--dry-run", is_flag=True, help="Check the folder and show the plan; upload nothing.")
 def publish(folder: Path, repo_id: str, tag: str | None, private: bool, dry_run: bool) -> None:
     """Check a dataset folder, upload it as one commit and tag it."""
-    from cards.publish import plan_release, publish as do_publish
+    from cards.publish import plan_release
+    from cards.publish import publish as do_publish
 
     plan = plan_release(folder, repo_id, tag)
-    click.echo(f"{plan.folder} -> {plan.repo_id} @ {plan.tag}: {len(plan.files)} files, configs {', '.join(plan.configs)}")
+    click.echo(
+        f"{plan.folder} -> {plan.repo_id} @ {plan.tag}: {len(plan.files)} files, configs {', '.join(plan.configs)}"
+    )
     if dry_run:
         return
     click.echo(f"Published: {do_publish(plan, private=private)}")
-    click.echo(f'Load it: load_dataset("{plan.repo_id}", "{plan.configs[0]}", revision="{plan.tag}")')
+    click.echo(
+        f'Load it: load_dataset("{plan.repo_id}", "{plan.configs[0]}", revision="{plan.tag}")'
+    )
 
 
 COMMANDS = [publish]

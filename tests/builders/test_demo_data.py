@@ -19,7 +19,10 @@ def test_demo_inputs_are_deterministic_and_complete(tmp_path):
 def test_demo_scene_graphs_match_their_images(tmp_path):
     out = write_demo_inputs(tmp_path, seed=0)
     graphs = json.loads((out / "vg" / "scene_graphs.json").read_text())
-    sizes = {d["image_id"]: (d["width"], d["height"]) for d in json.loads((out / "vg" / "image_data.json").read_text())}
+    sizes = {
+        d["image_id"]: (d["width"], d["height"])
+        for d in json.loads((out / "vg" / "image_data.json").read_text())
+    }
     for graph in graphs[:5]:
         image = Image.open(out / "images" / f"{graph['image_id']}.png").convert("RGB")
         assert image.size == sizes[graph["image_id"]]

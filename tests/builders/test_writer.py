@@ -34,11 +34,19 @@ def _manifest(seed: int = 0) -> BuildManifest:
 
 def _tables():
     hn = [
-        {"image_id": str(i), "image_file": "a.png", "bbox": [0.0, 0.0, 20.0, 10.0],
-         "caption": f"a red car {i}", "hard_negatives": [f"a blue car {i}", f"a red cat {i}"]}
+        {
+            "image_id": str(i),
+            "image_file": "a.png",
+            "bbox": [0.0, 0.0, 20.0, 10.0],
+            "caption": f"a red car {i}",
+            "hard_negatives": [f"a blue car {i}", f"a red cat {i}"],
+        }
         for i in range(5)
     ]
-    raw = [{"image_id": str(i), "image_file": "a.png", "bbox": None, "caption": f"c{i}"} for i in range(3)]
+    raw = [
+        {"image_id": str(i), "image_file": "a.png", "bbox": None, "caption": f"c{i}"}
+        for i in range(3)
+    ]
     return {"hn": {"complexity_4": hn, "complexity_5": hn[:2]}, "raw": {"test": raw}}
 
 
@@ -62,7 +70,10 @@ def test_card_front_matter_and_manifest(tmp_path):
     assert front["license"] == "cc-by-4.0"
     assert front["size_categories"] == ["n<1K"]
     assert front["configs"][0]["config_name"] == "hn"
-    assert front["configs"][0]["data_files"][0] == {"split": "complexity_4", "path": "data/hn/complexity_4-*.parquet"}
+    assert front["configs"][0]["data_files"][0] == {
+        "split": "complexity_4",
+        "path": "data/hn/complexity_4-*.parquet",
+    }
     assert "too_short" in text and "A toy dataset." in text
     manifest = json.loads((out / "build_manifest.json").read_text())
     assert manifest["counts"] == {"hn": {"complexity_4": 5, "complexity_5": 2}, "raw": {"test": 3}}
@@ -97,9 +108,14 @@ def test_images_are_embedded_as_crops_and_failures_counted(tmp_path, monkeypatch
     images.mkdir()
     Image.new("RGB", (40, 30), (200, 0, 0)).save(images / "a.png")
     tables = _tables()
-    tables["hn"]["complexity_5"][1] = {**tables["hn"]["complexity_5"][1], "image_file": "missing.png"}
+    tables["hn"]["complexity_5"][1] = {
+        **tables["hn"]["complexity_5"][1],
+        "image_file": "missing.png",
+    }
     manifest = _manifest()
-    out = write_dataset(tmp_path / "toy", tables, manifest, images=ImageCropper(images, manifest.drops))
+    out = write_dataset(
+        tmp_path / "toy", tables, manifest, images=ImageCropper(images, manifest.drops)
+    )
     ds = load_dataset(str(out), "hn", split="complexity_4", cache_dir=str(tmp_path / "cache"))
     assert ds[0]["image"].size == (20, 10)
     assert ds[0]["image"].getpixel((5, 5)) == (200, 0, 0)
@@ -118,7 +134,10 @@ def test_empty_split_is_counted_but_not_declared(tmp_path, monkeypatch):
     manifest = json.loads((out / "build_manifest.json").read_text())
     assert manifest["counts"]["hn"]["complexity_12"] == 0
     assert "complexity_12" not in (out / "README.md").read_text().split("---")[1]
-    assert set(load_dataset(str(out), "hn", cache_dir=str(tmp_path / "c"))) == {"complexity_4", "complexity_5"}
+    assert set(load_dataset(str(out), "hn", cache_dir=str(tmp_path / "c"))) == {
+        "complexity_4",
+        "complexity_5",
+    }
 
 
 def test_nothing_to_write_is_a_clear_error(tmp_path):

@@ -17,7 +17,9 @@ def test_task_spec_round_trip_and_validation():
 
 def test_manifest_round_trip_keeps_configs_drops_and_inputs(tmp_path):
     (tmp_path / "in.txt").write_text("x")
-    m = BuildManifest("d", "1.2.3", "b", CardInfo("D", "s"), configs={"c": ConfigInfo("c", "desc")}, seed=3)
+    m = BuildManifest(
+        "d", "1.2.3", "b", CardInfo("D", "s"), configs={"c": ConfigInfo("c", "desc")}, seed=3
+    )
     m.add_inputs(tmp_path / "in.txt", tmp_path / "in.txt")
     m.drops.drop("s", "r")
     again = BuildManifest.from_dict(m.to_dict())
@@ -26,13 +28,17 @@ def test_manifest_round_trip_keeps_configs_drops_and_inputs(tmp_path):
     assert again.drops.to_dict() == {"s": {"r": 1}}
 
 
-@pytest.mark.parametrize(("n", "category"), [(0, "n<1K"), (999, "n<1K"), (1_000, "1K<n<10K"), (26_508, "10K<n<100K")])
+@pytest.mark.parametrize(
+    ("n", "category"), [(0, "n<1K"), (999, "n<1K"), (1_000, "1K<n<10K"), (26_508, "10K<n<100K")]
+)
 def test_size_category(n, category):
     assert size_category(n) == category
 
 
 def test_card_names_repo_and_limitations():
-    m = BuildManifest("d", "1.0.0", "b", CardInfo("D", "s", limitations=("template captions only",)))
+    m = BuildManifest(
+        "d", "1.0.0", "b", CardInfo("D", "s", limitations=("template captions only",))
+    )
     m.counts = {"c": {"test": 2}}
     m.configs = {"c": ConfigInfo("c", "desc")}
     text = render_card(m, repo="org/d")
@@ -41,5 +47,5 @@ def test_card_names_repo_and_limitations():
 
 
 def test_read_manifest_of_a_plain_folder_is_a_clear_error(tmp_path):
-    with pytest.raises(CrepeInputError, match="no build_manifest.json"):
+    with pytest.raises(CrepeInputError, match=r"no build_manifest\.json"):
         read_manifest(tmp_path)

@@ -12,14 +12,20 @@ from scripts.cli import main
 
 @pytest.fixture
 def folder(tmp_path):
-    m = BuildManifest("toy", "1.4.0", "tests", CardInfo("Toy", "s"), configs={"c": ConfigInfo("c", "d")})
+    m = BuildManifest(
+        "toy", "1.4.0", "tests", CardInfo("Toy", "s"), configs={"c": ConfigInfo("c", "d")}
+    )
     return write_dataset(tmp_path / "toy", {"c": {"test": [{"caption": "a"}]}}, m)
 
 
 def test_plan_uses_manifest_version_as_tag(folder):
     plan = plan_release(folder, "org/toy")
     assert plan.tag == "v1.4.0" and plan.configs == ("c",)
-    assert set(plan.files) == {"README.md", "build_manifest.json", "data/c/test-00000-of-00001.parquet"}
+    assert set(plan.files) == {
+        "README.md",
+        "build_manifest.json",
+        "data/c/test-00000-of-00001.parquet",
+    }
 
 
 def test_incomplete_folder_is_refused(folder):

@@ -2,7 +2,16 @@ from __future__ import annotations
 
 import json
 
-from scenegraph.types import Atom, Binding, Box, Compound, Relationship, SceneGraph, SGObject, normalize_name
+from scenegraph.types import (
+    Atom,
+    Binding,
+    Box,
+    Compound,
+    Relationship,
+    SceneGraph,
+    SGObject,
+    normalize_name,
+)
 
 
 def boy_on_grass() -> SceneGraph:
@@ -24,7 +33,11 @@ def test_atoms_compounds_and_complexity_count_occurrences():
     assert [a.type for a in g.atoms()].count("attribute") == 3
     assert Compound("attribute_object", ("tall", "boy")) in g.compounds()
     assert Compound("object_relationship_object", ("boy", "on", "grass")) in g.compounds()
-    assert g.bindings() == [Binding("tall", "boy"), Binding("blue", "boy"), Binding("green", "grass")]
+    assert g.bindings() == [
+        Binding("tall", "boy"),
+        Binding("blue", "boy"),
+        Binding("green", "grass"),
+    ]
 
 
 def test_relationship_to_missing_object_is_not_an_atom():

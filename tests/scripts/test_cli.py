@@ -32,7 +32,9 @@ def test_user_errors_are_one_line_without_traceback(tmp_path, capsys):
     code = main(["build", "vg-regions", "--vg", str(tmp_path), "--out", str(tmp_path / "o")])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith("error: ") and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert (
+        err.startswith("error: ") and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    )
 
 
 def test_doctor_reports_resources(capsys):

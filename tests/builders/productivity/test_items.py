@@ -43,7 +43,10 @@ def test_sample_items_regions_and_candidates():
         assert item.graph.complexity() == item.n and item.image_file == "7.jpg"
         assert item.region.area >= 40_000
         assert {c.type for c in item.candidates} <= {"atom", "swap", "negate"}
-        assert item.candidates[[c.type for c in item.candidates].index("negate")].rule == "negate:caption"
+        assert (
+            item.candidates[[c.type for c in item.candidates].index("negate")].rule
+            == "negate:caption"
+        )
     again = _items(DropLog())
     assert [i.graph.to_json() for i in again] == [i.graph.to_json() for i in items]
 
@@ -74,7 +77,9 @@ def test_other_captions_and_entailed_negatives_are_dropped():
     assert first.caption not in [neg.text for neg in second.negatives]
     before = sum(len(r.negatives) for r in rendered)
     swap_texts = {neg.text for r in rendered for neg in r.negatives if neg.type == "swap"}
-    drop_entailed(rendered, lambda premises, hypotheses: [h in swap_texts for h in hypotheses], drops)
+    drop_entailed(
+        rendered, lambda premises, hypotheses: [h in swap_texts for h in hypotheses], drops
+    )
     assert all(neg.type != "swap" for r in rendered for neg in r.negatives)
     counts = drops.to_dict()["productivity_negatives"]
     assert counts["swap_entailed_by_caption"] == before - sum(len(r.negatives) for r in rendered)

@@ -8,13 +8,17 @@ from scenegraph.types import Box, SceneGraph, SGObject
 
 
 def _graph(*boxes: Box, width: int | None = 800, height: int | None = 600) -> SceneGraph:
-    return SceneGraph([SGObject(i, f"o{i}", (), b) for i, b in enumerate(boxes)], [], "1", width, height)
+    return SceneGraph(
+        [SGObject(i, f"o{i}", (), b) for i, b in enumerate(boxes)], [], "1", width, height
+    )
 
 
 def test_union_clipped_to_image():
     g = _graph(Box(-50, 10, 200, 100), Box(700, 500, 200, 200))
     assert subgraph_region(g) == Box(0, 10, 800, 590)
-    assert subgraph_region(_graph(Box(-50, 10, 200, 100), width=None, height=None)) == Box(-50, 10, 200, 100)
+    assert subgraph_region(_graph(Box(-50, 10, 200, 100), width=None, height=None)) == Box(
+        -50, 10, 200, 100
+    )
     assert subgraph_region(SceneGraph([SGObject(1, "x")], [], "1", 10, 10)) is None
 
 

@@ -60,7 +60,10 @@ def test_seeded_per_image_n_attempt():
     b = [r.graph.to_json() for r in sample_walks(g, 6, seed=3, walks=4)]
     assert a == b
     assert random_walk(g, 6, walk_rng(3, "42", 6, 2)).graph.to_json() == a[2]
-    assert len(set(a)) > 1 or len(set(r.graph.to_json() for r in sample_walks(g, 6, seed=4, walks=4))) > 1
+    assert (
+        len(set(a)) > 1
+        or len(set(r.graph.to_json() for r in sample_walks(g, 6, seed=4, walks=4))) > 1
+    )
 
 
 def test_too_small_and_unreachable():
@@ -73,7 +76,9 @@ def test_too_small_and_unreachable():
         "2",
     )
     assert {r.reason for r in sample_walks(star, 4, 0, 5)} == {"cannot_reach_n"}
-    assert random_walk(SceneGraph([], [], "3"), 4, random.Random(0)).reason == "graph_has_no_objects"
+    assert (
+        random_walk(SceneGraph([], [], "3"), 4, random.Random(0)).reason == "graph_has_no_objects"
+    )
 
 
 def test_real_visual_genome_sample():

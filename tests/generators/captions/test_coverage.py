@@ -8,7 +8,12 @@ from scenegraph.types import Atom, Relationship, SceneGraph, SGObject
 
 def _graph() -> SceneGraph:
     return SceneGraph(
-        [SGObject(1, "man", ("tall",)), SGObject(2, "hat", ("black",)), SGObject(3, "window"), SGObject(4, "window")],
+        [
+            SGObject(1, "man", ("tall",)),
+            SGObject(2, "hat", ("black",)),
+            SGObject(3, "window"),
+            SGObject(4, "window"),
+        ],
         [Relationship(1, "wearing", 2), Relationship(3, "on top of", 4)],
     )
 
@@ -31,10 +36,16 @@ def test_missing_atoms_in_graph_order_without_repeats():
 def test_plurals_and_words_not_substrings():
     g = SceneGraph([SGObject(1, "cat"), SGObject(2, "tree")])
     assert missing_atoms("cats under trees", g) == []
-    assert missing_atoms("a catalogue near a street", g) == [Atom("object", "cat"), Atom("object", "tree")]
+    assert missing_atoms("a catalogue near a street", g) == [
+        Atom("object", "cat"),
+        Atom("object", "tree"),
+    ]
 
 
 def test_negated_atoms_need_the_negation():
     g = SceneGraph([SGObject(1, "not boy"), SGObject(2, "vase", ("not yellow",))])
     assert missing_atoms("a thing that is not a boy and a vase that is not yellow", g) == []
-    assert missing_atoms("a boy and a yellow vase", g) == [Atom("object", "not boy"), Atom("attribute", "not yellow")]
+    assert missing_atoms("a boy and a yellow vase", g) == [
+        Atom("object", "not boy"),
+        Atom("attribute", "not yellow"),
+    ]

@@ -8,7 +8,9 @@ from scenegraph.types import SceneGraph, SGObject
 
 
 def test_match_format_copies_case_spacing_and_final_mark():
-    assert match_format("there is no dog  on grass", "A dog on grass.") == "There is no dog on grass."
+    assert (
+        match_format("there is no dog  on grass", "A dog on grass.") == "There is no dog on grass."
+    )
     assert match_format(" There is no dog. ", "a dog") == "there is no dog"
     assert match_format("no dog", "a dog!") == "no dog!"
 
@@ -20,6 +22,8 @@ def test_negate_caption_text_drops_leading_article_and_keeps_format():
 
 
 def test_write_texts_pairs_caption_and_reason():
-    out = write_texts(TemplateCaptionWriter(), [SceneGraph([SGObject(1, "egg")]), SceneGraph([SGObject(1, "")])])
+    out = write_texts(
+        TemplateCaptionWriter(), [SceneGraph([SGObject(1, "egg")]), SceneGraph([SGObject(1, "")])]
+    )
     assert out == [("egg", None), (None, "empty_caption")]
     assert write_texts(TemplateCaptionWriter(), []) == []

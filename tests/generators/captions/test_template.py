@@ -48,11 +48,15 @@ def test_clause_order_follows_mentions():
 
 
 def test_negated_atoms():
-    g = SceneGraph([SGObject(1, "vase", ("not yellow",)), SGObject(2, "table")], [Relationship(1, "on", 2)])
+    g = SceneGraph(
+        [SGObject(1, "vase", ("not yellow",)), SGObject(2, "table")], [Relationship(1, "on", 2)]
+    )
     assert template_caption(g) == "vase that is not yellow on table"
     g = SceneGraph([SGObject(1, "boy"), SGObject(2, "grass")], [Relationship(1, "not on", 2)])
     assert template_caption(g) == "boy not on grass"
-    g = SceneGraph([SGObject(1, "not boy", ("tall",)), SGObject(2, "grass")], [Relationship(1, "on", 2)])
+    g = SceneGraph(
+        [SGObject(1, "not boy", ("tall",)), SGObject(2, "grass")], [Relationship(1, "on", 2)]
+    )
     assert template_caption(g) == "tall thing that is not a boy on grass"
 
 

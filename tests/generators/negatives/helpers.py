@@ -25,7 +25,12 @@ def image_graph() -> SceneGraph:
     return SceneGraph(objects, rels, "7", 400, 300)
 
 
-def subgraph(g: SceneGraph, ids: list[int], rel_indices: list[int], drop_attrs: dict[int, tuple] | None = None) -> SceneGraph:
+def subgraph(
+    g: SceneGraph,
+    ids: list[int],
+    rel_indices: list[int],
+    drop_attrs: dict[int, tuple] | None = None,
+) -> SceneGraph:
     """The objects ``ids`` and relationships ``rel_indices`` of ``g`` (attributes optionally cut)."""
     by_id = g.object_by_id()
     objs = []
@@ -33,4 +38,6 @@ def subgraph(g: SceneGraph, ids: list[int], rel_indices: list[int], drop_attrs: 
         o = by_id[i]
         attrs = tuple(a for a in o.attributes if a not in (drop_attrs or {}).get(i, ()))
         objs.append(SGObject(o.id, o.name, attrs, o.box))
-    return SceneGraph(objs, [g.relationships[i] for i in rel_indices], g.image_id, g.width, g.height)
+    return SceneGraph(
+        objs, [g.relationships[i] for i in rel_indices], g.image_id, g.width, g.height
+    )

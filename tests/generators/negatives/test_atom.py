@@ -48,7 +48,10 @@ def test_foils_true_in_g_are_not_used():
     sub = subgraph(g, [1], [])
     # man 1 is tall; "short" is its antonym, but in G man 1 is also short now.
     g.objects[0] = SGObject(1, "man", ("tall", "short"), g.objects[0].box)
-    texts = {c.graph.objects[0].attributes for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30)}
+    texts = {
+        c.graph.objects[0].attributes
+        for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30)
+    }
     assert ("short",) not in texts
 
 
@@ -56,5 +59,7 @@ def test_object_foil_annotated_on_the_same_box_is_not_used():
     g = image_graph()
     g.objects.append(SGObject(9, "woman", (), Box(0, 0, 100, 300)))  # same box as man 1
     sub = subgraph(g, [1], [], drop_attrs={1: ("tall",)})
-    names = {c.graph.objects[0].name for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30)}
+    names = {
+        c.graph.objects[0].name for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30)
+    }
     assert names and "woman" not in names

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from generators.negatives.foils import first_senses, ranked_cohyponyms, relation_foils, synset_cohyponyms
+from generators.negatives.foils import (
+    first_senses,
+    ranked_cohyponyms,
+    relation_foils,
+    synset_cohyponyms,
+)
 
 pytestmark = pytest.mark.slow  # WordNet (first load)
 

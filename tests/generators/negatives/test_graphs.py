@@ -17,7 +17,9 @@ def test_subgraphs_of_g_hold():
 
 def test_changed_graphs_do_not_hold():
     index = GraphIndex(image_graph())
-    reversed_rel = SceneGraph([SGObject(1, "man"), SGObject(2, "hat")], [Relationship(2, "wearing", 1)])
+    reversed_rel = SceneGraph(
+        [SGObject(1, "man"), SGObject(2, "hat")], [Relationship(2, "wearing", 1)]
+    )
     assert not index.holds(reversed_rel)
     assert not index.holds(SceneGraph([SGObject(1, "man", ("tall", "short"))]))
     assert not index.holds(SceneGraph([SGObject(1, "cat")]))
@@ -35,7 +37,9 @@ def test_step_limit_is_conservative():
     sub = SceneGraph([SGObject(i, "window") for i in range(8)] + [SGObject(99, "cat")])
     assert GraphIndex(many).holds(SceneGraph([SGObject(0, "window")]))
     assert not GraphIndex(many).holds(sub)  # no cat: fails before searching
-    assert GraphIndex(many).holds(SceneGraph([SGObject(i, "window") for i in range(8)]), max_steps=3)
+    assert GraphIndex(many).holds(
+        SceneGraph([SGObject(i, "window") for i in range(8)]), max_steps=3
+    )
 
 
 def test_compact_round_trip():

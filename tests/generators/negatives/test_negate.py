@@ -57,4 +57,6 @@ def test_object_negation_invalid_when_an_other_object_matches():
     assert not object_negation_valid(sub, index, dog)
     small_dog_sub = subgraph(g, [4, 3], [2])
     assert object_negation_valid(small_dog_sub, index, small_dog_sub.objects[0])
-    assert object_negation_valid(SceneGraph([SGObject(2, "hat", ("black",))]), index, SGObject(2, "hat", ("black",)))
+    assert object_negation_valid(
+        SceneGraph([SGObject(2, "hat", ("black",))]), index, SGObject(2, "hat", ("black",))
+    )

@@ -24,7 +24,9 @@ def test_every_candidate_keeps_atoms_and_changes_graph():
     index = GraphIndex(g)
     sub = subgraph(g, [1, 2, 3, 4], [0, 1, 2])
     cands = swap_negatives(sub, index, random.Random(1), 50)
-    assert {"swap:subject_object", "swap:attributes", "swap:objects", "move:attribute"} <= _rules(cands)
+    assert {"swap:subject_object", "swap:attributes", "swap:objects", "move:attribute"} <= _rules(
+        cands
+    )
     for cand in cands:
         assert Counter(cand.graph.atoms()) == Counter(sub.atoms())
         assert cand.graph.signature() != sub.signature()
@@ -54,13 +56,17 @@ def test_attribute_swap_invalid_when_attribute_holds_for_other_object():
     g = image_graph()
     g.objects[1] = SGObject(2, "hat", ("black", "tall"), g.objects[1].box)  # the hat is tall too
     sub = subgraph(g, [1, 2], [0], drop_attrs={2: ("tall",)})
-    swaps = [make() for rule, make in swap_candidates(sub, GraphIndex(g), 5) if rule == "swap:attributes"]
+    swaps = [
+        make() for rule, make in swap_candidates(sub, GraphIndex(g), 5) if rule == "swap:attributes"
+    ]
     assert swaps == [None]
 
 
 def test_synonym_swaps_are_filtered():
     g = SceneGraph([SGObject(1, "car", ("grey",)), SGObject(2, "bus", ("gray",))], [], "1", 10, 10)
-    swaps = [make() for rule, make in swap_candidates(g, GraphIndex(g), 4) if rule == "swap:attributes"]
+    swaps = [
+        make() for rule, make in swap_candidates(g, GraphIndex(g), 4) if rule == "swap:attributes"
+    ]
     assert swaps == [None]
 
 

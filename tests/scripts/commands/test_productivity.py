@@ -14,7 +14,20 @@ def test_nli_choice_is_required(tmp_path, capsys):
     vg = require_shared("visual_genome", "images_1-100")
     assert main(["build", "productivity", "--vg", str(vg), "--out", str(tmp_path / "x")]) == 2
     assert "--no-nli" in capsys.readouterr().err
-    assert main(["build", "productivity", "--vg", str(tmp_path), "--no-nli", "--out", str(tmp_path / "x")]) == 2
+    assert (
+        main(
+            [
+                "build",
+                "productivity",
+                "--vg",
+                str(tmp_path),
+                "--no-nli",
+                "--out",
+                str(tmp_path / "x"),
+            ]
+        )
+        == 2
+    )
     assert "scene_graphs.json" in capsys.readouterr().err
 
 
@@ -22,7 +35,19 @@ def test_nli_choice_is_required(tmp_path, capsys):
 def test_build_then_validate(tmp_path, capsys):
     vg = require_shared("visual_genome", "images_1-100")
     out = tmp_path / "crepe-productivity"
-    args = ["build", "productivity", "--vg", str(vg), "--no-nli", "--out", str(out), "--seed", "0", "--limit", "4"]
+    args = [
+        "build",
+        "productivity",
+        "--vg",
+        str(vg),
+        "--no-nli",
+        "--out",
+        str(out),
+        "--seed",
+        "0",
+        "--limit",
+        "4",
+    ]
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert "invariants: passed" in printed and "hn_swap" in printed

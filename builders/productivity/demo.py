@@ -1,0 +1,20 @@
+"""`crepe demo`: crepe-productivity from the bundled demo inputs (template captions, no NLI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builders.productivity.build import ProductivitySettings, build_productivity
+from cards.manifest import BuildManifest
+
+
+def build_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
+    """Build crepe-productivity from the files of :func:`builders.demo_data.write_demo_inputs`."""
+    settings = ProductivitySettings(
+        vg=str(Path(inputs) / "vg"),
+        out=str(out),
+        seed=seed,
+        images=str(Path(inputs) / "images"),
+        progress=False,
+    )
+    return build_productivity(settings)[1]

@@ -1,0 +1,164 @@
+"""Run corpus parsing end to end: stream, clean, shard, parse on an engine, merge, write.
+
+See :mod:`builders.seen_tables` for what the tables hold. Resuming: the output folder keeps
+``shards/run.json`` (the corpus checksums and settings) and one ``shards/shard-NNNNNN.json``
+per finished shard; a restarted run with the same inputs and settings re-reads the corpus
+(cheap), skips the finished shards without parsing them, and parses only the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from builders.engines.base import Engine
+from builders.seen_clean import MAX_CHARS, clean_caption
+from builders.seen_tables import TABLES, ShardCounts, parse_shard_json
+from scenegraph.errors import CrepeInputError
+from scenegraph.parser.rules import PARSER_VERSION
+from scenegraph.provenance import DropLog, combined_checksum, describe_inputs, write_json_atomic, write_text_atomic
+from scenegraph.version import __version__
+
+DEFAULT_SHARD_SIZE = 50_000
+
+
+def _shard_path(folder: Path, k: int) -> Path:
+    return folder / f"shard-{k:06d}.json"
+
+
+def _check_run(shards: Path, key: dict[str, Any]) -> None:
+    """Refuse to mix shards of another corpus or other settings into this run."""
+    run_file = shards / "run.json"
+    if run_file.exists():
+        old = json.loads(run_file.read_text())
+        if old != key:
+            raise CrepeInputError(
+                f"{shards.parent} holds shards of another corpus or other settings "
+                f"({run_file}); delete that folder or choose another --out."
+            )
+    else:
+        write_json_atomic(run_file, key)
+
+
+def build_seen_tables(
+    spec: str,
+    out_dir: str | os.PathLike,
+    engine: Engine,
+    shard_size: int = DEFAULT_SHARD_SIZE,
+    max_chars: int = MAX_CHARS,
+    model: str | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Parse a corpus into seen tables in ``out_dir``; returns the manifest.
+
+    Raises:
+        CrepeInputError: bad spec, missing files, or an output folder of another run.
+    """
+    from tqdm import tqdm
+
+    from builders.sources.corpus import corpus_files, iter_corpus
+
+    if shard_size < 1:
+        raise CrepeInputError(f"--shard-size must be at least 1, got {shard_size}.")
+    out = Path(out_dir)
+    shards = out / "shards"
+    shards.mkdir(parents=True, exist_ok=True)
+    inputs = describe_inputs(corpus_files(spec))
+    key = {
+        "corpus": spec,
+        "inputs_sha256": combined_checksum(inputs),
+        "shard_size": shard_size,
+        "max_chars": max_chars,
+        "parser_version": PARSER_VERSION,
+        "model": model,
+    }
+    _check_run(shards, key)
+
+    drops, cleaning = DropLog(), Counter()
+    stats = Counter()
+
+    def stream() -> Iterator[tuple[int, list[str]]]:
+        buf: list[str] = []
+        k = 0
+        for rec in iter_corpus(spec, drops):
+            stats["records_read"] += 1
+            text = clean_caption(rec.text, drops, cleaning, max_chars)
+            if text is None:
+                continue
+            buf.append(text)
+            if len(buf) == shard_size:
+                yield k, buf
+                k, buf = k + 1, []
+        if buf:
+            yield k, buf
+
+    def todo() -> Iterator[tuple[int, list[str]]]:
+        for k, texts in stream():
+            if _shard_path(shards, k).exists():
+                stats["shards_skipped"] += 1
+                bar.update(len(texts))
+                continue
+            pending.append(k)
+            yield k, texts
+
+    pending: list[int] = []
+    bar = tqdm(unit=" captions", unit_scale=True, disable=not progress, desc=f"parse {spec}")
+    tasks = ((texts, model) for _, texts in todo())
+    for result in engine.imap(parse_shard_json, tasks):
+        k = pending.pop(0)
+        write_text_atomic(_shard_path(shards, k), result)
+        bar.update(json.loads(result)["captions"])
+        stats["shards_parsed"] += 1
+    bar.close()
+    return _finish(out, shards, spec, inputs, engine, key, drops, cleaning, stats)
+
+
+def _finish(
+    out: Path,
+    shards: Path,
+    spec: str,
+    inputs: list,
+    engine: Engine,
+    key: dict[str, Any],
+    drops: DropLog,
+    cleaning: Counter,
+    stats: Counter,
+) -> dict[str, Any]:
+    total, meta = ShardCounts(), {}
+    files = sorted(shards.glob("shard-*.json"))
+    for f in files:
+        data = json.loads(f.read_text())
+        meta = data.get("meta", meta)
+        total.merge(ShardCounts.from_json(data))
+    tables = total.tables()
+    for name in TABLES:
+        tmp = out / f".{name}.parquet.tmp"
+        tables[name].to_parquet(tmp, index=False)
+        os.replace(tmp, out / f"{name}.parquet")
+    manifest = {
+        "kind": "seen_tables",
+        "toolkit_version": __version__,
+        "corpus": spec,
+        "inputs": [f.to_dict() for f in inputs],
+        "parser_version": PARSER_VERSION,
+        "spacy_model": meta.get("spacy_model"),
+        "settings": {**engine.describe(), "shard_size": key["shard_size"], "max_chars": key["max_chars"]},
+        "counts": {
+            "records_read": stats["records_read"],
+            "captions_parsed": total.captions,
+            "unique_captions_parsed": total.unique,
+            "duplicates_within_shard": total.captions - total.unique,
+            "shards": len(files),
+            "shards_skipped_on_resume": stats["shards_skipped"],
+        },
+        "cleaning": dict(sorted(cleaning.items())),
+        "drops": drops.to_dict(),
+        "drop_examples": drops.examples_dict(),
+        "tables": {name: len(tables[name]) for name in TABLES},
+    }
+    write_json_atomic(out / "manifest.json", manifest)
+    return manifest
