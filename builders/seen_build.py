@@ -20,7 +20,13 @@ from builders.seen_clean import MAX_CHARS, clean_caption
 from builders.seen_tables import TABLES, ShardCounts, parse_shard_json
 from scenegraph.errors import CrepeInputError
 from scenegraph.parser.rules import PARSER_VERSION
-from scenegraph.provenance import DropLog, combined_checksum, describe_inputs, write_json_atomic, write_text_atomic
+from scenegraph.provenance import (
+    DropLog,
+    combined_checksum,
+    describe_inputs,
+    write_json_atomic,
+    write_text_atomic,
+)
 from scenegraph.version import __version__
 
 DEFAULT_SHARD_SIZE = 50_000
@@ -128,11 +134,12 @@ def _finish(
     cleaning: Counter,
     stats: Counter,
 ) -> dict[str, Any]:
-    total, meta = ShardCounts(), {}
+    total, meta, peak = ShardCounts(), {}, 0.0
     files = sorted(shards.glob("shard-*.json"))
     for f in files:
         data = json.loads(f.read_text())
         meta = data.get("meta", meta)
+        peak = max(peak, float(meta.get("peak_rss_mb", 0.0)))
         total.merge(ShardCounts.from_json(data))
     tables = total.tables()
     for name in TABLES:
@@ -146,7 +153,11 @@ def _finish(
         "inputs": [f.to_dict() for f in inputs],
         "parser_version": PARSER_VERSION,
         "spacy_model": meta.get("spacy_model"),
-        "settings": {**engine.describe(), "shard_size": key["shard_size"], "max_chars": key["max_chars"]},
+        "settings": {
+            **engine.describe(),
+            "shard_size": key["shard_size"],
+            "max_chars": key["max_chars"],
+        },
         "counts": {
             "records_read": stats["records_read"],
             "captions_parsed": total.captions,
@@ -159,6 +170,7 @@ def _finish(
         "drops": drops.to_dict(),
         "drop_examples": drops.examples_dict(),
         "tables": {name: len(tables[name]) for name in TABLES},
+        "resources": {"worker_peak_rss_mb": peak},
     }
     write_json_atomic(out / "manifest.json", manifest)
     return manifest

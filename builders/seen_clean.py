@@ -11,8 +11,8 @@ reason              test                                                        
 ``html``            tags (``<b>``, ``<br/>``) or entities (``&amp;``)           strip, keep
 ``emoji``           characters of the emoji / pictograph blocks                 remove, keep
 ``empty``           nothing left after cleaning (or fewer than 2 letters)       drop
-``non_english``     under 60% of the letters are ASCII, or 6+ words and none    drop
-                    is a common English function word
+``non_english``     under 60% of the letters are ASCII, or at least two         drop
+                    function words of another language (der, und, les, los..)
 ``truncated``       longer than ``max_chars`` characters                        cut at a word
 ==================  ==========================================================  ==========
 """
@@ -34,13 +34,15 @@ EMOJI = re.compile(
     "\U00002b00-\U00002bff\U0001f900-\U0001f9ff]"
 )
 SURROGATE = re.compile("[\ud800-\udfff\ufffd]")
-ENGLISH_WORDS = frozenset(
-    """a an the of in on at with and or is are was were to for by from near next under over
-    his her their its this that some two three man woman people""".split()
+FOREIGN_WORDS = frozenset(
+    """der die das und ist mit von zu den dem ein eine les des une et est avec pour dans sur
+    el los las una y con para por del que il lo della di che het een van zijn och med för""".split()
 )
 
 
-def clean_caption(text: str, drops: DropLog, counts: Counter[str], max_chars: int = MAX_CHARS) -> str | None:
+def clean_caption(
+    text: str, drops: DropLog, counts: Counter[str], max_chars: int = MAX_CHARS
+) -> str | None:
     """The caption ready to parse, or ``None`` once its drop is counted (see the table above)."""
     if SURROGATE.search(text):
         drops.drop(STAGE, "invalid_utf8", text.encode("utf-8", "backslashreplace").decode()[:80])
@@ -60,7 +62,7 @@ def clean_caption(text: str, drops: DropLog, counts: Counter[str], max_chars: in
         return None
     ascii_share = sum(c.isascii() for c in letters) / len(letters)
     words = text.lower().split()
-    if ascii_share < 0.6 or (len(words) >= 6 and not ENGLISH_WORDS.intersection(words)):
+    if ascii_share < 0.6 or sum(w in FOREIGN_WORDS for w in words) >= 2:
         drops.drop(STAGE, "non_english", text[:80])
         return None
     if len(text) > max_chars:

@@ -78,7 +78,10 @@ class ShardCounts:
         return {
             "captions": self.captions,
             "unique": self.unique,
-            **{n: rows(getattr(self, n)) for n in ("atoms", "compounds_ao", "compounds_oro", "perfect", "close")},
+            **{
+                n: rows(getattr(self, n))
+                for n in ("atoms", "compounds_ao", "compounds_oro", "perfect", "close")
+            },
         }
 
     @classmethod
@@ -93,7 +96,8 @@ class ShardCounts:
         import pandas as pd
 
         atoms = pd.DataFrame(
-            [(t, x, n) for (t, x), n in sorted(self.atoms.items())], columns=["type", "text", "count"]
+            [(t, x, n) for (t, x), n in sorted(self.atoms.items())],
+            columns=["type", "text", "count"],
         )
         ao = pd.DataFrame(
             [(a, o, n) for (a, o), n in sorted(self.compounds_ao.items())],
@@ -129,9 +133,18 @@ def parse_shard(texts: list[str], model: str | None = None, batch_size: int = 25
     unique = list(multiplicity)
     counts = ShardCounts(captions=len(texts), unique=len(unique))
     parser = worker_parser(model)
-    for text, graph in zip(unique, parser.iter_parse(unique, batch_size=batch_size)):
+    for text, graph in zip(unique, parser.iter_parse(unique, batch_size=batch_size), strict=True):
         counts.add_graph(graph, multiplicity[text])
     return counts
+
+
+def _peak_rss_mb() -> float:
+    """Peak resident memory of this (worker) process, in MiB (Linux: ru_maxrss is KiB)."""
+    import resource
+    import sys
+
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
 
 def parse_shard_json(texts: list[str], model: str | None = None) -> str:
@@ -141,7 +154,11 @@ def parse_shard_json(texts: list[str], model: str | None = None) -> str:
     """
     data = parse_shard(texts, model).to_json()
     parser = worker_parser(model)
-    data["meta"] = {"spacy_model": parser.model_version, "parser_version": parser.version}
+    data["meta"] = {
+        "spacy_model": parser.model_version,
+        "parser_version": parser.version,
+        "peak_rss_mb": _peak_rss_mb(),
+    }
     return json.dumps(data, ensure_ascii=False)
 
 

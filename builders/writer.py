@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,13 @@ from builders.images import ImageCropper
 from cards.manifest import MANIFEST_NAME, BuildManifest
 from cards.render import render_card
 from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import atomic_directory, write_json_atomic, write_text_atomic
+from scenegraph.provenance import (
+    InputFile,
+    atomic_directory,
+    describe_input,
+    write_json_atomic,
+    write_text_atomic,
+)
 
 Rows = Sequence[Mapping[str, Any]]
 DEFAULT_ROWS_PER_SHARD = 20_000
@@ -48,28 +54,48 @@ def _features_for(rows_by_split: Mapping[str, Rows], embed_images: bool):
     return None
 
 
-def _embed_images(
-    rows: Rows, cropper: ImageCropper, file_column: str, bbox_column: str
-) -> list[dict]:
-    """Rows with an ``image`` column holding the PNG crop; rows whose crop fails are dropped."""
-    out = []
-    for row in rows:
-        png = cropper.crop_png(row[file_column], row.get(bbox_column))
-        if png is not None:
-            out.append({**row, "image": {"bytes": png, "path": None}})
-    return out
+Embed = Callable[[list[dict]], list[dict]]
+
+
+def _image_embedder(cropper: ImageCropper, file_column: str, bbox_column: str) -> Embed:
+    """Adds an ``image`` column holding each row's PNG crop; rows whose crop fails are dropped."""
+
+    def embed(rows: list[dict]) -> list[dict]:
+        out = []
+        for row in rows:
+            png = cropper.crop_png(row[file_column], row.get(bbox_column))
+            if png is not None:
+                out.append({**row, "image": {"bytes": png, "path": None}})
+        return out
+
+    return embed
 
 
 def _write_split(
-    folder: Path, split: str, rows: Rows, schema: pa.Schema, rows_per_shard: int
-) -> int:
+    folder: Path,
+    split: str,
+    rows: Rows,
+    schema: pa.Schema,
+    rows_per_shard: int,
+    embed: Embed | None = None,
+) -> tuple[list[Path], int]:
+    """Write one split shard by shard (crops are made per shard, so memory stays bounded).
+
+    Returns the files written and the number of rows in them.
+    """
     n_shards = max(1, math.ceil(len(rows) / rows_per_shard))
+    paths, n_rows = [], 0
     for shard in range(n_shards):
-        chunk = list(rows[shard * rows_per_shard : (shard + 1) * rows_per_shard])
-        table = pa.Table.from_pylist(chunk, schema=schema)
+        chunk = [dict(r) for r in rows[shard * rows_per_shard : (shard + 1) * rows_per_shard]]
+        if embed is not None:
+            chunk = embed(chunk)
+        if not chunk:
+            continue
         path = folder / f"{split}-{shard:05d}-of-{n_shards:05d}.parquet"
-        pq.write_table(table, path, **PARQUET_OPTIONS)
-    return len(rows)
+        pq.write_table(pa.Table.from_pylist(chunk, schema=schema), path, **PARQUET_OPTIONS)
+        paths.append(path)
+        n_rows += len(chunk)
+    return paths, n_rows
 
 
 def write_dataset(
@@ -99,17 +125,17 @@ def write_dataset(
         raise CrepeInputError(f"nothing to write to {out_dir}: every config and split is empty")
     out_dir = Path(out_dir)
     counts: dict[str, dict[str, int]] = {}
+    yaml_features: dict[str, list] = {}
+    written: list[Path] = []
     with atomic_directory(out_dir) as tmp:
         for config, splits in tables.items():
             config_info = manifest.configs.get(config)
+            embed = None
             if images is not None and config_info is not None and config_info.task.type != "group":
-                file_col = config_info.task.image_file_column
-                bbox_col = config_info.task.bbox_column or "bbox"
-                splits = {
-                    s: _embed_images(r, images, file_col, bbox_col) for s, r in splits.items()
-                }
+                task = config_info.task
+                embed = _image_embedder(images, task.image_file_column, task.bbox_column or "bbox")
             config_features = (features or {}).get(config) or _features_for(
-                splits, images is not None
+                splits, embed is not None
             )
             if config_features is None:
                 manifest.drops.drop("writer", "empty_config", example=config)
@@ -117,15 +143,22 @@ def write_dataset(
             folder = tmp / "data" / config
             folder.mkdir(parents=True, exist_ok=True)
             counts[config] = {}
+            yaml_features[config] = config_features._to_yaml_list()
+            schema = config_features.arrow_schema
             for split, rows in splits.items():
                 # An empty split stays in the counts (as 0) but gets no file: `datasets`
                 # cannot load an empty parquet split, and the card declares only real ones.
-                counts[config][split] = (
-                    _write_split(folder, split, rows, config_features.arrow_schema, rows_per_shard)
-                    if rows
-                    else 0
+                paths, counts[config][split] = _write_split(
+                    folder, split, rows, schema, rows_per_shard, embed
                 )
+                written += paths
         manifest.counts = counts
+        manifest.features = yaml_features
+        manifest.outputs = [
+            InputFile(str(p.relative_to(tmp)), d.bytes, d.sha256)
+            for p in written
+            for d in [describe_input(p)]
+        ]
         manifest.wall_time_s = round(time.time() - manifest.started_at, 3)
         write_json_atomic(tmp / MANIFEST_NAME, manifest.to_dict())
         write_text_atomic(tmp / "README.md", render_card(manifest))

@@ -57,7 +57,9 @@ class BuildManifest:
     """Provenance of one built dataset.
 
     Builders fill ``inputs``, ``parameters``, ``seed``, ``models``, ``configs``, ``summary``
-    and ``drops``; :func:`builders.writer.write_dataset` fills ``counts`` and ``wall_time_s``.
+    and ``drops``; :func:`builders.writer.write_dataset` fills ``counts``, ``outputs`` (every
+    parquet file with size and SHA-256), ``features`` (per config, in the card's YAML form) and
+    ``wall_time_s``.
     """
 
     dataset: str
@@ -72,6 +74,8 @@ class BuildManifest:
     libraries: dict[str, str] = field(default_factory=library_versions)
     tool_version: str = __version__
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    outputs: list[InputFile] = field(default_factory=list)
+    features: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     drops: DropLog = field(default_factory=DropLog)
     summary: dict[str, Any] = field(default_factory=dict)
     validation: dict[str, Any] = field(default_factory=dict)
@@ -100,6 +104,8 @@ class BuildManifest:
             "libraries": self.libraries,
             "configs": {name: c.to_dict() for name, c in sorted(self.configs.items())},
             "counts": self.counts,
+            "outputs": [f.to_dict() for f in self.outputs],
+            "features": self.features,
             "drops": self.drops.to_dict(),
             "drop_examples": self.drops.examples_dict(),
             "repairs": self.drops.repairs_dict(),
@@ -127,6 +133,8 @@ class BuildManifest:
             libraries=data.get("libraries") or {},
             tool_version=data.get("tool_version", ""),
             counts=data.get("counts") or {},
+            outputs=[InputFile(**f) for f in data.get("outputs") or []],
+            features=data.get("features") or {},
             drops=DropLog.from_dict(data.get("drops") or {}, data.get("repairs")),
             summary=data.get("summary") or {},
             validation=data.get("validation") or {},

@@ -43,6 +43,23 @@ def front_matter(manifest: BuildManifest) -> dict:
             configs.append({"config_name": name, "data_files": files})
     if configs:
         configs[0]["default"] = True
+    # dataset_info lets `datasets` check row counts, and (through download_size) gives a rebuilt
+    # folder a new cache key: `datasets` keys local folders by this metadata, not file content.
+    sizes: dict[str, int] = {}
+    for output in manifest.outputs:
+        config = output.path.split("/")[1] if output.path.startswith("data/") else ""
+        sizes[config] = sizes.get(config, 0) + output.bytes
+    infos = [
+        {
+            "config_name": c["config_name"],
+            **({"features": manifest.features[c["config_name"]]} if c["config_name"] in manifest.features else {}),
+            "splits": [
+                {"name": s, "num_examples": n} for s, n in manifest.counts[c["config_name"]].items() if n
+            ],
+            "download_size": sizes.get(c["config_name"], 0),
+        }
+        for c in configs
+    ]
     return {
         "pretty_name": manifest.card.pretty_name,
         "license": manifest.card.license,
@@ -50,6 +67,7 @@ def front_matter(manifest: BuildManifest) -> dict:
         "tags": list(manifest.card.tags),
         "size_categories": [size_category(total)],
         "configs": configs,
+        "dataset_info": infos,
     }
 
 

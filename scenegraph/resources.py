@@ -96,6 +96,27 @@ def nltk_data_dirs() -> list[Path]:
     return [*dirs, LOCAL_NLTK_DATA]
 
 
+def _skip_wordnet_version_map() -> None:
+    """Skip NLTK's WordNet-version sense map at load time (~20-30 s, every process).
+
+    ``WordNetCorpusReader.__init__`` maps every sense of another WordNet version onto the
+    loaded one (``map_wn``) whenever the version strings differ; only the multilingual (OMW)
+    functions read that map, which this toolkit never calls. Mapping lazily keeps them working.
+    """
+    from nltk.corpus.reader import wordnet as wnmod
+
+    reader = wnmod.WordNetCorpusReader
+    if getattr(reader, "_crepe_lazy_map", False):
+        return
+    original = reader.map_wn
+    reader.map_wn = lambda self, version="wordnet": None  # type: ignore[method-assign]
+    reader.map30 = property(  # type: ignore[attr-defined]
+        lambda self: self.__dict__.setdefault("_map30", original(self)),
+        lambda self, value: None,
+    )
+    reader._crepe_lazy_map = True  # type: ignore[attr-defined]
+
+
 @functools.lru_cache(maxsize=1)
 def wordnet() -> Any:
     """NLTK's WordNet corpus reader, loaded once.
@@ -113,6 +134,7 @@ def wordnet() -> Any:
     for folder in reversed(nltk_data_dirs()):
         if str(folder) not in nltk.data.path:
             nltk.data.path.insert(0, str(folder))
+    _skip_wordnet_version_map()
     try:
         from nltk.corpus import wordnet as wn
 

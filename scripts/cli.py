@@ -52,7 +52,7 @@ _register()
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; user-fixable errors print one line and exit with status 2."""
     try:
-        cli.main(args=argv, prog_name="crepe", standalone_mode=False)
+        status = cli.main(args=argv, prog_name="crepe", standalone_mode=False)
     except (CrepeInputError, MissingResourceError) as err:
         click.echo(f"error: {err}", err=True)
         return 2
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as err:
         err.show()
         return err.exit_code
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":

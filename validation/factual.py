@@ -33,7 +33,9 @@ class GoldGraph:
     region_id: str = ""
 
 
-def parse_scene_graph(text: str) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, str, str]]]:
+def parse_scene_graph(
+    text: str,
+) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, str, str]]]:
     """Split a FACTUAL ``scene_graph`` string into objects, attributes and relations.
 
     Raises:
@@ -73,7 +75,9 @@ def read_factual(path: str | Path, drops: DropLog | None = None) -> list[GoldGra
     drops = drops if drops is not None else DropLog()
     p = Path(path)
     if not p.exists():
-        raise CrepeInputError(f"FACTUAL gold file {p} does not exist; pass the path to a FACTUAL CSV.")
+        raise CrepeInputError(
+            f"FACTUAL gold file {p} does not exist; pass the path to a FACTUAL CSV."
+        )
     out: list[GoldGraph] = []
     with p.open(newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)

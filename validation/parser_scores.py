@@ -189,7 +189,9 @@ def _sets(t: CaptionTuples) -> dict[str, frozenset]:
 
 
 def score(
-    predictions: Sequence[CaptionTuples], gold: Sequence[CaptionTuples], captions: Sequence[str] = ()
+    predictions: Sequence[CaptionTuples],
+    gold: Sequence[CaptionTuples],
+    captions: Sequence[str] = (),
 ) -> ParserScores:
     """Micro-averaged P/R/F1 per category; ``errors`` lists every caption that is not exact."""
     if len(predictions) != len(gold):
@@ -197,7 +199,7 @@ def score(
     cats = {c: PRF() for c in CATEGORIES}
     exact = 0
     errors: list[dict[str, Any]] = []
-    for n, (pred, ref) in enumerate(zip(predictions, gold)):
+    for n, (pred, ref) in enumerate(zip(predictions, gold, strict=True)):
         ps, gs = _sets(pred), _sets(ref)
         for c in CATEGORIES:
             cats[c].tp += len(ps[c] & gs[c])
@@ -208,8 +210,12 @@ def score(
             continue
         entry: dict[str, Any] = {"index": n, "caption": captions[n] if n < len(captions) else ""}
         for c in ("objects", "attributes", "triplets"):
-            entry[f"missing_{c}"] = sorted(map(list, gs[c] - ps[c])) if c != "objects" else sorted(gs[c] - ps[c])
-            entry[f"extra_{c}"] = sorted(map(list, ps[c] - gs[c])) if c != "objects" else sorted(ps[c] - gs[c])
+            entry[f"missing_{c}"] = (
+                sorted(map(list, gs[c] - ps[c])) if c != "objects" else sorted(gs[c] - ps[c])
+            )
+            entry[f"extra_{c}"] = (
+                sorted(map(list, ps[c] - gs[c])) if c != "objects" else sorted(ps[c] - gs[c])
+            )
         errors.append(entry)
     return ParserScores(len(gold), cats, exact, errors)
 

@@ -23,7 +23,9 @@ class DaskEngine(Engine):
 
     name = "dask"
 
-    def __init__(self, scheduler: str | None = None, workers: int = 2, max_in_flight: int | None = None) -> None:
+    def __init__(
+        self, scheduler: str | None = None, workers: int = 2, max_in_flight: int | None = None
+    ) -> None:
         try:
             from distributed import Client, LocalCluster
         except ImportError as err:  # pragma: no cover - optional dependency
@@ -52,7 +54,11 @@ class DaskEngine(Engine):
             yield pending.popleft().result()
 
     def describe(self) -> dict[str, Any]:
-        return {"engine": self.name, "workers": self.workers, "scheduler": self.scheduler or "LocalCluster"}
+        return {
+            "engine": self.name,
+            "workers": self.workers,
+            "scheduler": self.scheduler or "LocalCluster",
+        }
 
     def close(self) -> None:
         self._client.close()

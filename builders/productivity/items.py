@@ -6,6 +6,9 @@ Stages and their drop reasons (every rejected walk or negative is counted):
 * ``productivity_region``: ``no_region``, ``image_size_unknown``, ``region_too_small``,
   ``region_below_image_fraction``, ``region_aspect_out_of_range``, ``duplicate_patch``.
 * ``productivity_caption``: the writer's reason (``missing_atom``, …) for a rejected positive.
+* ``productivity_negative_checks``: candidates rejected by the generators' checks against the
+  full image graph (e.g. ``swap_true_in_image_graph``, ``atom_attribute_foil_already_holds``,
+  ``negate_relationship_pair_has_other_predicate``); see :mod:`generators.negatives`.
 * ``productivity_negatives``: ``<type>_caption_rejected:<reason>``, ``<type>_same_text_as_caption``,
   ``<type>_duplicate_text``, ``<type>_equals_other_caption_of_image``,
   ``<type>_entailed_by_caption`` (NLI).
@@ -97,9 +100,13 @@ def sample_items(
             item = Item(str(g.image_id), image_file, n, k, result.graph, region, writer_for(n))  # type: ignore[arg-type]
             rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
             sub = result.graph
-            item.candidates += atom_negatives(sub, index, rngs["atom"], candidates_per_type)
-            item.candidates += swap_negatives(sub, index, rngs["swap"], candidates_per_type, n)
-            item.candidates += negate_negatives(sub, index, rngs["negate"], candidates_per_type)
+            item.candidates += atom_negatives(sub, index, rngs["atom"], candidates_per_type, drops)
+            item.candidates += swap_negatives(
+                sub, index, rngs["swap"], candidates_per_type, n, drops
+            )
+            item.candidates += negate_negatives(
+                sub, index, rngs["negate"], candidates_per_type, drops
+            )
             items.append(item)
     return items
 

@@ -24,9 +24,12 @@ from collections.abc import Iterator
 from generators.negatives import NegativeCandidate, replace_object, replace_relationship
 from generators.negatives.foils import attribute_foils, object_foils, relation_foils
 from generators.negatives.graphs import GraphIndex
+from scenegraph.provenance import DropLog
 from scenegraph.types import Relationship, SceneGraph, SGObject
 
 SAME_THING_IOU = 0.5
+CHECK_STAGE = "productivity_negative_checks"
+TRUE_IN_G = "atom_true_in_image_graph"
 
 
 def _ordered(foils: tuple[str, ...], n_first: int, rng: random.Random) -> list[str]:
@@ -37,22 +40,22 @@ def _ordered(foils: tuple[str, ...], n_first: int, rng: random.Random) -> list[s
 
 def _object_candidates(
     sub: SceneGraph, g: GraphIndex, obj: SGObject, rng: random.Random
-) -> Iterator[NegativeCandidate]:
+) -> Iterator[NegativeCandidate | str]:
     for foil in _ordered(object_foils(obj.name, obj.synset), 0, rng):
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
         if obj.box is not None and any(
             g.by_id[other].box is not None and g.by_id[other].box.iou(obj.box) >= SAME_THING_IOU
             for other in g.by_name.get(foil, ())
         ):
+            yield "atom_object_foil_annotated_on_same_box"
             continue
         graph = replace_object(sub, new)
-        if not g.holds(graph):
-            yield NegativeCandidate("atom", "atom:object", graph)
+        yield TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:object", graph)
 
 
 def _attribute_candidates(
     sub: SceneGraph, g: GraphIndex, obj: SGObject, index: int, rng: random.Random
-) -> Iterator[NegativeCandidate]:
+) -> Iterator[NegativeCandidate | str]:
     from scenegraph.lexicon import antonyms
 
     original = obj.attributes[index]
@@ -60,36 +63,42 @@ def _attribute_candidates(
     n_antonyms = sum(1 for f in foils if f in antonyms(original, "a"))
     for foil in _ordered(foils, n_antonyms, rng):
         if foil in obj.attributes or g.has_attribute(obj.id, foil):
+            yield "atom_attribute_foil_already_holds"
             continue
         attrs = list(obj.attributes)
         attrs[index] = foil
         graph = replace_object(sub, SGObject(obj.id, obj.name, tuple(attrs), obj.box, obj.synset))
-        if not g.holds(graph):
-            rule = (
-                "atom:attribute_antonym"
-                if foil in antonyms(original, "a")
-                else "atom:attribute_cohyponym"
-            )
-            yield NegativeCandidate("atom", rule, graph)
+        if g.holds(graph):
+            yield TRUE_IN_G
+            continue
+        rule = (
+            "atom:attribute_antonym"
+            if foil in antonyms(original, "a")
+            else "atom:attribute_cohyponym"
+        )
+        yield NegativeCandidate("atom", rule, graph)
 
 
 def _relation_candidates(
     sub: SceneGraph, g: GraphIndex, index: int, rng: random.Random
-) -> Iterator[NegativeCandidate]:
+) -> Iterator[NegativeCandidate | str]:
     rel = sub.relationships[index]
     for foil in relation_foils(rel.predicate):
         if foil in g.pair_predicates.get((rel.subject, rel.object), ()):
+            yield "atom_relationship_foil_already_holds"
             continue
         graph = replace_relationship(sub, index, Relationship(rel.subject, foil, rel.object))
-        if not g.holds(graph):
-            yield NegativeCandidate("atom", "atom:relationship", graph)
+        yield TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:relationship", graph)
 
 
 def atom_negatives(
-    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int
+    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int, drops: DropLog | None = None
 ) -> list[NegativeCandidate]:
-    """Up to ``limit`` HN-ATOM candidates with distinct graphs (see the module docstring)."""
-    streams: list[Iterator[NegativeCandidate]] = []
+    """Up to ``limit`` HN-ATOM candidates with distinct graphs (see the module docstring).
+
+    Rejected foils are counted in ``drops`` (stage ``productivity_negative_checks``).
+    """
+    streams: list[Iterator[NegativeCandidate | str]] = []
     slots: list[tuple] = [("object", o) for o in sub.objects]
     slots += [("attribute", o, i) for o in sub.objects for i in range(len(o.attributes))]
     slots += [("relationship", i) for i in range(len(sub.relationships))]
@@ -109,7 +118,13 @@ def atom_negatives(
             if len(out) >= limit:
                 break
             for cand in stream:
+                if isinstance(cand, str):
+                    if drops is not None:
+                        drops.drop(CHECK_STAGE, cand)
+                    continue
                 key = cand.graph.signature()
+                if key in seen and drops is not None:
+                    drops.drop(CHECK_STAGE, "atom_duplicate_graph")
                 if key not in seen:
                     seen.add(key)
                     out.append(cand)

@@ -23,6 +23,7 @@ import random
 from generators.captions import NEGATION_PREFIX
 from generators.negatives import NegativeCandidate, replace_object, replace_relationship
 from generators.negatives.graphs import GraphIndex
+from scenegraph.provenance import DropLog
 from scenegraph.types import Relationship, SceneGraph, SGObject
 
 
@@ -57,19 +58,31 @@ def object_negation_valid(sub: SceneGraph, g: GraphIndex, obj: SGObject) -> bool
 
 
 def negate_negatives(
-    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int
+    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int, drops: DropLog | None = None
 ) -> list[NegativeCandidate]:
-    """Up to ``limit`` HN-NEG candidates: the caption negation, then shuffled atom negations."""
+    """Up to ``limit`` HN-NEG candidates: the caption negation, then shuffled atom negations.
+
+    Invalid atom negations are counted in ``drops`` (stage ``productivity_negative_checks``).
+    """
+
+    def count(reason: str) -> None:
+        if drops is not None:
+            drops.drop("productivity_negative_checks", reason)
+
     if limit <= 0:
         return []
     out = [NegativeCandidate("negate", "negate:caption", sub, caption_level=True)]
     atoms: list[NegativeCandidate] = []
     for obj in sub.objects:
-        if object_negation_valid(sub, g, obj):
+        if not object_negation_valid(sub, g, obj):
+            count("negate_object_other_object_matches")
+        else:
             neg = SGObject(obj.id, NEGATION_PREFIX + obj.name, obj.attributes, obj.box, obj.synset)
             atoms.append(NegativeCandidate("negate", "negate:object", replace_object(sub, neg)))
         for i, attribute in enumerate(obj.attributes):
-            if attribute_negation_valid(sub, g, obj, attribute):
+            if not attribute_negation_valid(sub, g, obj, attribute):
+                count("negate_attribute_same_name_object_lacks_it")
+            else:
                 attrs = list(obj.attributes)
                 attrs[i] = NEGATION_PREFIX + attribute
                 neg = SGObject(obj.id, obj.name, tuple(attrs), obj.box, obj.synset)
@@ -77,7 +90,9 @@ def negate_negatives(
                     NegativeCandidate("negate", "negate:attribute", replace_object(sub, neg))
                 )
     for i, rel in enumerate(sub.relationships):
-        if relationship_negation_valid(g, rel):
+        if not relationship_negation_valid(g, rel):
+            count("negate_relationship_pair_has_other_predicate")
+        else:
             neg_rel = Relationship(rel.subject, NEGATION_PREFIX + rel.predicate, rel.object)
             atoms.append(
                 NegativeCandidate(

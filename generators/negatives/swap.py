@@ -30,6 +30,7 @@ from collections.abc import Callable
 from generators.negatives import NegativeCandidate, replace_object
 from generators.negatives.foils import synonyms
 from generators.negatives.graphs import GraphIndex
+from scenegraph.provenance import DropLog
 from scenegraph.types import Relationship, SceneGraph, SGObject
 
 MAX_PERMUTATION_SLOTS = 5
@@ -164,9 +165,23 @@ def swap_candidates(
 
 
 def swap_negatives(
-    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int, n: int | None = None
+    sub: SceneGraph,
+    g: GraphIndex,
+    rng: random.Random,
+    limit: int,
+    n: int | None = None,
+    drops: DropLog | None = None,
 ) -> list[NegativeCandidate]:
-    """Up to ``limit`` HN-SWAP candidates with distinct graphs (see the module docstring)."""
+    """Up to ``limit`` HN-SWAP candidates with distinct graphs (see the module docstring).
+
+    Rejected candidates are counted in ``drops`` (stage ``productivity_negative_checks``):
+    ``swap_rule_check_failed:<rule>``, ``swap_duplicate_graph``, ``swap_true_in_image_graph``.
+    """
+
+    def count(reason: str) -> None:
+        if drops is not None:
+            drops.drop("productivity_negative_checks", reason)
+
     cands = swap_candidates(sub, g, sub.complexity() if n is None else n)
     rng.shuffle(cands)
     seen = {sub.signature()}
@@ -176,9 +191,14 @@ def swap_negatives(
             break
         graph = make()
         if graph is None:
+            count(f"swap_rule_check_failed:{rule}")
             continue
         key = graph.signature()
-        if key in seen or g.holds(graph):
+        if key in seen:
+            count("swap_duplicate_graph")
+            continue
+        if g.holds(graph):
+            count("swap_true_in_image_graph")
             continue
         seen.add(key)
         out.append(NegativeCandidate("swap", rule, graph))

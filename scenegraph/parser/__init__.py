@@ -7,9 +7,11 @@ Usage:
      Compound('object_relationship_object', ('dog', 'sit on', 'couch'))]
 
 Objects and predicates are lemmatised ("dogs" -> "dog", "sitting on" -> "sit on");
-attributes are kept as written (lower case). The rules live in :mod:`.nouns` (objects,
-attributes, quantity phrases, compound nouns) and :mod:`.relations` (subjects, prepositions,
-verbs, possessives, copulas); their vocabulary in :mod:`.rules`.
+attributes are kept as written (lower case). The rules run on a list-based copy of the spaCy
+parse (:mod:`.tokens`): :mod:`.repairs` fixes frequent misparses of caption fragments,
+:mod:`.nouns` finds objects, attributes and quantity phrases (compound nouns in
+:mod:`.compounds`), :mod:`.relations` finds subjects, prepositions, verbs, possessives and
+copulas. Their vocabulary is in :mod:`.rules`, WordNet and lemma look-ups in :mod:`.words`.
 """
 
 from __future__ import annotations
@@ -39,7 +41,9 @@ def parse_view(tv: TokenView) -> SceneGraph:
         nouns.nodes[s].add(attribute)
     triples: list[tuple[int, str, int]] = []
     seen: set[tuple[int, str, int]] = set()
-    for triple in nouns.triples + direct_objects(tv, nouns) + prepositions(tv, nouns) + possessives(tv, nouns):
+    for triple in (
+        nouns.triples + direct_objects(tv, nouns) + prepositions(tv, nouns) + possessives(tv, nouns)
+    ):
         if triple not in seen and triple[0] != triple[2]:
             seen.add(triple)
             triples.append(triple)

@@ -26,6 +26,7 @@ import functools
 from dataclasses import dataclass, field
 
 from scenegraph.parser import rules, words
+from scenegraph.parser.compounds import compound_mods, name_and_modifiers
 from scenegraph.parser.tokens import TokenView
 
 NOUN_POS = frozenset({"NOUN", "PROPN"})
@@ -64,9 +65,13 @@ def _prefers_noun(word: str) -> bool:
     wn = words._wordnet()
     if wn is None:
         return False
-    noun = sum(lem.count() for s in wn.synsets(word, pos="n") for lem in s.lemmas() if lem.name() == word)
+    noun = sum(
+        lem.count() for s in wn.synsets(word, pos="n") for lem in s.lemmas() if lem.name() == word
+    )
     lemma = words.verb_lemma(word)
-    verb = sum(lem.count() for s in wn.synsets(lemma, pos="v") for lem in s.lemmas() if lem.name() == lemma)
+    verb = sum(
+        lem.count() for s in wn.synsets(lemma, pos="v") for lem in s.lemmas() if lem.name() == lemma
+    )
     return bool(wn.synsets(word, pos="n")) and noun >= verb
 
 
@@ -121,52 +126,6 @@ def _count(word: str) -> str | None:
     return rules.NUMBER_WORDS.get(word)
 
 
-def _compound_mods(tv: TokenView, i: int) -> list[int]:
-    """Compound modifiers of ``i``, nested ones included ("metal wire screen"), and hyphens."""
-    out: list[int] = []
-    stack = [i]
-    while stack:
-        h = stack.pop()
-        for c in tv.children[h]:
-            if c < h and (
-                tv.dep[c] == "compound"
-                or (tv.dep[c] == "punct" and tv.lower[c] == "-" and not tv.space[c] and not tv.space[c - 1])
-            ):
-                out.append(c)
-                stack.append(c)
-    return sorted(out)
-
-
-def _name_and_compound_attrs(tv: TokenView, i: int, compound_mods: list[int]) -> tuple[str, list[int]]:
-    """Rule 4: merge compound modifiers that WordNet knows with the head; others are attributes.
-
-    Returns the object name and the modifier tokens left over as attributes.
-    """
-    mods = set(compound_mods)
-    run: list[int] = []
-    j = i - 1
-    while j in mods:
-        run.insert(0, j)
-        j -= 1
-    while run and tv.lower[run[0]] == "-":
-        run.pop(0)
-    others = sorted(m for m in mods - set(run) if tv.lower[m][:1].isalnum())
-    for k in range(len(run)):  # longest WordNet-known (or hyphenated) phrase wins
-        if tv.lower[run[k]] == "-":
-            continue
-        phrase = tv.span_text(run[k], i)
-        hyphenated = "-" in tv.span_text(run[-1], i) or len(tv.lower[run[-1]]) == 1  # "t shirt"
-        lemma = words.object_lemma(phrase)
-        if hyphenated or words.is_compound_noun(lemma) or words.is_compound_noun(phrase):
-            return lemma, others + [m for m in run[:k] if tv.lower[m] != "-"]
-    prev = i - 1
-    if not run and prev >= 0 and tv.head[prev] == i and tv.dep[prev] == "amod":
-        phrase = tv.span_text(prev, i)  # "hot dog", "wet suit": not a kind of dog or suit
-        if words.is_opaque_compound(phrase, tv.lower[i]):
-            return words.object_lemma(phrase), others
-    return words.object_lemma(tv.lower[i]), others + [m for m in run if tv.lower[m] != "-"]
-
-
 def find_nouns(tv: TokenView) -> Nouns:
     """Objects, attributes and quantity aliases of one caption (rules 1-5)."""
     nodes: dict[int, Node] = {}
@@ -174,11 +133,13 @@ def find_nouns(tv: TokenView) -> Nouns:
     relational: set[int] = set()
     owners: list[tuple[int, int]] = []
     quantities: list[tuple[int, str]] = []
+    has_of = "of" in tv.lower
+    may_compound = "compound" in tv.by_dep or "-" in tv.lower
     for i, pos in enumerate(tv.pos):
         if pos not in CANDIDATE_POS or not is_candidate(tv, i):
             continue
         low = tv.lower[i]
-        after_of = _of_object(tv, i)
+        after_of = _of_object(tv, i) if has_of and tv.children[i] else None
         if low in rules.QUANTITY_NOUNS and after_of is not None:
             alias[i] = after_of
             if low in rules.QUANTITY_ATTRIBUTES:
@@ -192,8 +153,8 @@ def find_nouns(tv: TokenView) -> Nouns:
         ):
             relational.add(i)
             continue
-        mods = _compound_mods(tv, i) if tv.children[i] else []
-        name, compound_attrs = _name_and_compound_attrs(tv, i, mods)
+        mods = compound_mods(tv, i) if may_compound and tv.children[i] else []
+        name, compound_attrs = name_and_modifiers(tv, i, mods)
         if not name:
             continue
         node = Node(i, name)
@@ -216,7 +177,7 @@ def find_nouns(tv: TokenView) -> Nouns:
             for c in tv.kids(m, "amod", "nummod"):
                 _add_modifier(tv, c, i, node)
         nodes[i] = node
-    for owner, part in owners:
+    for owner, _part in owners:
         nodes[owner] = Node(owner, words.object_lemma(tv.lower[owner]))
     for target, attr in quantities:
         if target in nodes:
@@ -238,13 +199,20 @@ def _add_modifier(tv: TokenView, c: int, i: int, node: Node) -> None:
             low = tv.lower[a]
             if low in SHADES and a + 1 < i and tv.head[a + 1] == i:
                 continue  # joined with the next modifier by _join_shades
-            if low in rules.COLOR_SUFFIXES and a > 0 and i in (tv.head[a - 1], a - 1) and a - 1 != i:
+            if (
+                low in rules.COLOR_SUFFIXES
+                and a > 0
+                and i in (tv.head[a - 1], a - 1)
+                and a - 1 != i
+            ):
                 continue  # "cream colored door": the colour word before carries it
             if low not in rules.NON_ATTRIBUTES and low not in rules.POSITION_WORDS:
                 node.add(attribute_text(tv, a))
 
 
 def _conjuncts(tv: TokenView, i: int) -> list[int]:
+    if "conj" not in tv.by_dep or not tv.children[i]:
+        return []
     out: list[int] = []
     stack = tv.kids(i, "conj")
     while stack:
@@ -255,7 +223,7 @@ def _conjuncts(tv: TokenView, i: int) -> list[int]:
 
 
 def _join_shades(tv: TokenView, i: int, node: Node) -> None:
-    """"dark green leaves": a shade word right before another modifier of the same noun joins it."""
+    """ "dark green leaves": a shade word right before another modifier of the same noun joins it."""
     for c in tv.children[i]:
         if tv.lower[c] in SHADES and tv.dep[c] in ("amod", "compound", "advmod", "npadvmod"):
             nxt = c + 1

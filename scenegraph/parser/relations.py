@@ -25,7 +25,7 @@ Rules:
 from __future__ import annotations
 
 from scenegraph.parser import rules, words
-from scenegraph.parser.nouns import Nouns, attribute_text, _conjuncts
+from scenegraph.parser.nouns import Nouns, _conjuncts, attribute_text
 from scenegraph.parser.tokens import TokenView
 
 Triple = tuple[int, str, int]
@@ -65,8 +65,10 @@ def subjects(tv: TokenView, nouns: Nouns, v: int, depth: int = 0) -> list[int]:
             out += resolve(tv, nouns, a, True, depth + 1)
         return out
     dep = tv.dep[v]
-    if dep in ("acl", "relcl"):
-        return resolve(tv, nouns, tv.head[v], False, depth + 1)
+    if dep in ("acl", "relcl"):  # conjuncts before the participle share it
+        head = tv.head[v]
+        tokens = [head, *(c for c in _conjuncts(tv, head) if c < v)]
+        return [o for t in tokens for o in resolve(tv, nouns, t, False, depth + 1)]
     if dep in ("conj", "xcomp", "advcl", "ccomp", "pcomp") and tv.head[v] != v:
         head = tv.head[v]
         if tv.pos[head] in VERB_POS:
@@ -142,9 +144,15 @@ def _verb_relations(
         full = pred
     else:
         full = f"{verb_predicate(tv, v)} {pred}"
-    if pred == "in" and lemma != "be" and all(words.is_wearable(nouns.nodes[o].name) for o in targets):
-        full = rules.WEAR_PREDICATE
-    elif pred == "in" and lemma == "be" and all(words.is_wearable(nouns.nodes[o].name) for o in targets):
+    if (
+        pred == "in"
+        and lemma != "be"
+        and all(words.is_wearable(nouns.nodes[o].name) for o in targets)
+    ) or (
+        pred == "in"
+        and lemma == "be"
+        and all(words.is_wearable(nouns.nodes[o].name) for o in targets)
+    ):
         full = rules.WEAR_PREDICATE
     return [(s, full, o) for s in subjects(tv, nouns, v) for o in targets if s != o]
 
@@ -187,4 +195,3 @@ def copula_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
                 if tv.lower[adj] not in rules.NON_ATTRIBUTES:
                     out.append((s, attribute_text(tv, adj)))
     return out
-

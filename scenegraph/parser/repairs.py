@@ -32,7 +32,11 @@ def gerund_roots(tv: TokenView) -> bool:
     for v in list(tv.with_dep("ROOT")):
         if not tv.lower[v].endswith("ing") or tv.pos[v] not in ("NOUN", "VERB"):
             continue
-        subj = [c for c in tv.children[v] if c < v and tv.dep[c] in GERUND_SUBJECT_DEPS and tv.pos[c] in ("NOUN", "PROPN")]
+        subj = [
+            c
+            for c in tv.children[v]
+            if c < v and tv.dep[c] in GERUND_SUBJECT_DEPS and tv.pos[c] in ("NOUN", "PROPN")
+        ]
         if not subj or tv.kids(v, "nsubj", "nsubjpass"):
             continue
         if tv.pos[v] == "NOUN" and (_prefers_noun(tv.lower[v]) or not words.is_verb(tv.lower[v])):
@@ -69,7 +73,9 @@ def pronoun_objects(tv: TokenView) -> None:
         gov = tv.head[p]
         if not objs or tv.pos[gov] not in ("NOUN", "PROPN"):
             continue
-        withs = [y for q in tv.kids(gov, "prep") if tv.lower[q] == "with" for y in tv.kids(q, "pobj")]
+        withs = [
+            y for q in tv.kids(gov, "prep") if tv.lower[q] == "with" for y in tv.kids(q, "pobj")
+        ]
         if withs:
             tv.pronoun[objs[0]] = gov
             tv.head[p] = withs[0]

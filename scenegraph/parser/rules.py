@@ -69,18 +69,34 @@ PREP_HEADS: frozenset[str] = frozenset(
 )
 
 #: Particles kept in verb predicates ("pick up", "lie down" is dropped below).
-DROPPED_PARTICLES: frozenset[str] = frozenset({"down", "up", "out", "over", "off", "away", "around", "back"})
+DROPPED_PARTICLES: frozenset[str] = frozenset(
+    {"down", "up", "out", "over", "off", "away", "around", "back"}
+)
 
 #: Verbs that carry no relation of their own before a preposition ("is sitting" keeps "sit";
 #: these are skipped so "X is located on Y" -> "on").
-LIGHT_VERBS: frozenset[str] = frozenset({"be", "locate", "situate", "place", "position", "show", "see", "find", "picture"})
+LIGHT_VERBS: frozenset[str] = frozenset(
+    {"be", "locate", "situate", "place", "position", "show", "see", "find", "picture"}
+)
 
 #: Number words written as digits in attributes ("two dogs" -> (dog, is, 2)).
 #: "one"/"a" are not counts in caption English, so they give no attribute.
 NUMBER_WORDS: dict[str, str] = {
-    "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "dozen": "12", "both": "2", "twin": "2", "pair": "2",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "dozen": "12",
+    "both": "2",
+    "twin": "2",
+    "pair": "2",
 }
 NOT_COUNTS: frozenset[str] = frozenset({"one", "1", "a", "an"})
 
@@ -108,8 +124,18 @@ NON_OBJECTS: frozenset[str] = frozenset(
 #: Membership is decided by WordNet (hypernym in :data:`WEAR_HYPERNYMS`).
 WEAR_PREPOSITIONS: frozenset[str] = frozenset({"in", "with"})
 WEAR_HYPERNYMS: frozenset[str] = frozenset(
-    {"clothing.n.01", "headdress.n.01", "footwear.n.01", "footwear.n.02", "garment.n.01",
-     "glasses.n.01", "jewelry.n.01", "helmet.n.02", "apparel.n.01", "mask.n.04"}
+    {
+        "clothing.n.01",
+        "headdress.n.01",
+        "footwear.n.01",
+        "footwear.n.02",
+        "garment.n.01",
+        "glasses.n.01",
+        "jewelry.n.01",
+        "helmet.n.02",
+        "apparel.n.01",
+        "mask.n.04",
+    }
 )
 WEAR_PREDICATE = "wear"
 
@@ -118,10 +144,29 @@ HAVE_PREDICATE = "have"
 
 #: Containers for "a <container> of X": X is in/on the container, not its part.
 CONTAINER_PREDICATES: dict[str, str] = {
-    "plate": "on", "tray": "on", "dish": "on", "platter": "on", "board": "on",
-    "glass": "in", "cup": "in", "bowl": "in", "box": "in", "bottle": "in", "jar": "in",
-    "basket": "in", "bag": "in", "bucket": "in", "mug": "in", "pot": "in", "vase": "in",
-    "carton": "in", "can": "in", "container": "in", "pan": "in", "bin": "in", "crate": "in",
+    "plate": "on",
+    "tray": "on",
+    "dish": "on",
+    "platter": "on",
+    "board": "on",
+    "glass": "in",
+    "cup": "in",
+    "bowl": "in",
+    "box": "in",
+    "bottle": "in",
+    "jar": "in",
+    "basket": "in",
+    "bag": "in",
+    "bucket": "in",
+    "mug": "in",
+    "pot": "in",
+    "vase": "in",
+    "carton": "in",
+    "can": "in",
+    "container": "in",
+    "pan": "in",
+    "bin": "in",
+    "crate": "in",
 }
 
 #: Trailing words dropped from attributes: "red colored walls" -> (wall, is, red).
@@ -132,20 +177,45 @@ ATTRIBUTE_SPELLING: dict[str, str] = {"wood": "wooden", "gold": "golden"}
 
 #: WordNet hypernyms that make a noun modifier a material attribute ("stone wall").
 MATERIAL_HYPERNYMS: frozenset[str] = frozenset(
-    {"material.n.01", "substance.n.01", "fabric.n.01", "metal.n.01", "plant_material.n.01",
-     "solid.n.01", "ceramic.n.01", "building_material.n.01"}
+    {
+        "material.n.01",
+        "substance.n.01",
+        "fabric.n.01",
+        "metal.n.01",
+        "plant_material.n.01",
+        "solid.n.01",
+        "ceramic.n.01",
+        "building_material.n.01",
+    }
 )
 
 #: Quantity nouns that FACTUAL-style graphs keep as an attribute of the counted object:
 #: "group of people" -> (people, is, group of); "slice of pizza" -> (pizza, is, slice).
 QUANTITY_ATTRIBUTES: dict[str, str] = {
-    "group": "group of", "piece": "piece", "pieces": "pieces", "slice": "slice", "slices": "slices",
+    "group": "group of",
+    "piece": "piece",
+    "pieces": "pieces",
+    "slice": "slice",
+    "slices": "slices",
 }
 
 #: Positions that locate a part rather than describe it: "left hand", "front tire".
 POSITION_WORDS: frozenset[str] = frozenset(
-    {"left", "right", "front", "back", "rear", "upper", "lower", "top", "bottom", "middle", "far", "near",
-     "side"}
+    {
+        "left",
+        "right",
+        "front",
+        "back",
+        "rear",
+        "upper",
+        "lower",
+        "top",
+        "bottom",
+        "middle",
+        "far",
+        "near",
+        "side",
+    }
 )
 
 #: WordNet hypernyms of colour words: a colour adjective never merges into an object name

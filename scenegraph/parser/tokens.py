@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+
 @dataclass
 class TokenView:
     """Columns of one parsed caption; token ``i`` is position ``i`` of every list."""
@@ -35,7 +36,7 @@ class TokenView:
         """Recompute ``children`` and ``by_dep`` after heads or labels changed."""
         children: list[list[int]] = [[] for _ in self.orth]
         by_dep: dict[str, list[int]] = {}
-        for i, (h, d) in enumerate(zip(self.head, self.dep)):
+        for i, (h, d) in enumerate(zip(self.head, self.dep, strict=True)):
             if h != i:
                 children[h].append(i)
             if d in by_dep:
@@ -86,6 +87,18 @@ class TokenView:
         )
 
 
+_LABELS: dict[int, str] = {}  # POS, tag and dependency labels: a small closed set
+
+
+def _labels(keys: list[int], strings: Any) -> list[str]:
+    values = list(map(_LABELS.get, keys))
+    if None in values:
+        for k in keys:
+            _LABELS.setdefault(k, strings[k])
+        values = list(map(_LABELS.get, keys))
+    return values  # type: ignore[return-value]
+
+
 def view(doc: Any) -> TokenView:
     """Copy the columns of a spaCy ``Doc`` into a :class:`TokenView`."""
     from spacy.attrs import DEP, HEAD, LOWER, POS, SPACY, TAG
@@ -102,9 +115,9 @@ def view(doc: Any) -> TokenView:
         orth=low,
         lower=low,
         lemma=low,
-        pos=[strings[k] for k in pos],
-        tag=[strings[k] for k in tag],
-        dep=[strings[k] for k in dep],
+        pos=_labels(pos, strings),
+        tag=_labels(tag, strings),
+        dep=_labels(dep, strings),
         head=heads,
         space=list(map(bool, space)),
     )

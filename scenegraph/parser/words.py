@@ -57,12 +57,12 @@ def verb_lemma(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _wordnet():  # noqa: ANN202 - NLTK reader or None
+def _wordnet():
     try:
         from scenegraph.resources import wordnet
 
         return wordnet()
-    except Exception:  # noqa: BLE001 - WordNet optional: rules degrade gracefully
+    except Exception:
         return None
 
 
@@ -131,10 +131,11 @@ def compound_role(modifier: str, head: str) -> str:
         return "attribute"
     if _hypernym_names(modifier, 2) & rules.MATERIAL_HYPERNYMS:
         return "attribute"
-    if "body_part.n.01" in _hypernym_names(head) and "organism.n.01" in _hypernym_names(modifier, 1):
+    if "body_part.n.01" in _hypernym_names(head) and "organism.n.01" in _hypernym_names(
+        modifier, 1
+    ):
         return "owner"
     return "drop"
-
 
 
 @functools.lru_cache(maxsize=100_000)

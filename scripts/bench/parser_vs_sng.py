@@ -47,11 +47,14 @@ def sng_to_graph(out: dict) -> SceneGraph:
             elif m["dep"] == "nummod":
                 attrs.append(NUMBER_WORDS.get(m["span"].lower(), m["span"].lower()))
         objects.append(SGObject(k, e["lemma_head"].lower(), tuple(attrs)))
-    rels = [Relationship(r["subject"], r["lemma_relation"].lower(), r["object"]) for r in out["relations"]]
+    rels = [
+        Relationship(r["subject"], r["lemma_relation"].lower(), r["object"])
+        for r in out["relations"]
+    ]
     return SceneGraph(objects, rels)
 
 
-def best_rates(n: int, fns: dict, repeats: int) -> dict[str, tuple[float, float]]:  # noqa: ANN001
+def best_rates(n: int, fns: dict, repeats: int) -> dict[str, tuple[float, float]]:
     """Captions/s of each function: (wall clock, CPU time of this process), best of ``repeats``.
 
     The functions run interleaved (A, B, C, A, B, C, ...) so that load from other processes on
@@ -132,7 +135,9 @@ def main() -> int:
     rates = best_rates(
         n,
         {
-            "raw spaCy pipeline, our pipes": lambda: list(ours.nlp.pipe(captions, batch_size=256, disable=unused)),
+            "raw spaCy pipeline, our pipes": lambda: list(
+                ours.nlp.pipe(captions, batch_size=256, disable=unused)
+            ),
             "ours (CaptionParser.parse)": lambda: ours.parse(captions, batch_size=256),
             "raw spaCy pipeline, all pipes": lambda: list(full.pipe(captions, batch_size=256)),
             "sng_parser (Parser.parse)": lambda: [sng.parse(c) for c in captions],
@@ -146,13 +151,17 @@ def main() -> int:
     raw, our = rates["raw spaCy pipeline, our pipes"], rates["ours (CaptionParser.parse)"]
     sng_r, full_r = rates["sng_parser (Parser.parse)"], rates["raw spaCy pipeline, all pipes"]
     print(f"  ours / raw (our pipes):  {our[0] / raw[0]:.2f}x wall, {our[1] / raw[1]:.2f}x cpu")
-    print(f"  sng / raw (all pipes):   {sng_r[0] / full_r[0]:.2f}x wall, {sng_r[1] / full_r[1]:.2f}x cpu")
+    print(
+        f"  sng / raw (all pipes):   {sng_r[0] / full_r[0]:.2f}x wall, {sng_r[1] / full_r[1]:.2f}x cpu"
+    )
     if not args.no_workers:
         texts = captions * 4
         one = workers_rate(texts, 1, r)
         two = workers_rate(texts, 2, r)
-        print(f"\nlocal workers ({len(texts)} captions): 1 worker {one:.0f}/s, 2 workers {two:.0f}/s "
-              f"= {two / one:.2f}x (cpus: {mp.cpu_count()})")
+        print(
+            f"\nlocal workers ({len(texts)} captions): 1 worker {one:.0f}/s, 2 workers {two:.0f}/s "
+            f"= {two / one:.2f}x (cpus: {mp.cpu_count()})"
+        )
     return 0
 
 

@@ -140,6 +140,28 @@ def test_empty_split_is_counted_but_not_declared(tmp_path, monkeypatch):
     }
 
 
+def test_rebuilt_folder_is_not_served_from_a_stale_cache(tmp_path):
+    """`datasets` keys local folders by README metadata; the card's dataset_info changes with data."""
+    from datasets import load_dataset
+
+    def build(folder, captions):
+        rows = [{"caption": c} for c in captions]
+        return write_dataset(tmp_path / folder / "same", {"raw": {"test": rows}}, _manifest())
+
+    cache = str(tmp_path / "cache")
+    first = load_dataset(str(build("a", ["a red car"])), "raw", split="test", cache_dir=cache)
+    second = load_dataset(str(build("b", ["a blue car", "x"])), "raw", split="test", cache_dir=cache)
+    assert first["caption"] == ["a red car"] and second["caption"] == ["a blue car", "x"]
+
+
+def test_outputs_are_checksummed_in_the_manifest(tmp_path):
+    out = write_dataset(tmp_path / "toy", _tables(), _manifest())
+    manifest = json.loads((out / "build_manifest.json").read_text())
+    paths = {f["path"] for f in manifest["outputs"]}
+    assert "data/hn/complexity_4-00000-of-00001.parquet" in paths and len(paths) == 3
+    assert manifest["features"]["raw"][0] == {"name": "image_id", "dtype": "string"}
+
+
 def test_nothing_to_write_is_a_clear_error(tmp_path):
     with pytest.raises(CrepeInputError, match="nothing to write"):
         write_dataset(tmp_path / "x", {"hn": {"test": []}}, _manifest())

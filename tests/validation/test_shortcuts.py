@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from validation.shortcuts import MARGIN, audit_rows, audit_sets, expected_r1, FEATURES
 from tests.conftest import require_shared
+from validation.shortcuts import FEATURES, MARGIN, audit_rows, audit_sets, expected_r1
 
 
 def test_uniform_formatting_scores_chance():

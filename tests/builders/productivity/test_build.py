@@ -46,7 +46,7 @@ def test_configs_splits_and_load_dataset(built, tmp_path):
 
 
 def test_manifest_and_card_report_counts_and_drops(built):
-    folder, manifest = built
+    folder, _manifest = built
     data = json.loads((folder / "build_manifest.json").read_text())
     summary = data["summary"]
     assert summary["captions"] == "template captions (no LLM)" and summary["nli_filter"].startswith(
@@ -92,7 +92,7 @@ def test_images_are_cropped_into_the_dataset(vg, tmp_path):
         Image.new("RGB", (info.width, info.height), (int(image_id) * 40, 90, 160)).save(
             images / info.file_name
         )
-    folder, manifest = build_productivity(
+    folder, _manifest = build_productivity(
         ProductivitySettings(
             vg=str(vg),
             out=str(tmp_path / "ds"),

@@ -30,15 +30,23 @@ def test_llm_captions_for_n_above_4_and_nli_filter(server, tmp_path):
         vg=str(vg), out=str(tmp_path / "ds"), limit=2, min_n=4, max_n=5, progress=False,
         llm="openai:test-model", llm_base_url=server.url, llm_cache=str(tmp_path / "cache"), nli=str(nli),
     )  # fmt: skip
-    folder, manifest = build_productivity(settings)
+    folder, _manifest = build_productivity(settings)
     data = json.loads((folder / "build_manifest.json").read_text())
-    assert data["models"]["nli"] == str(nli) and "llm openai:test-model" in data["models"]["caption_writer"]
+    assert (
+        data["models"]["nli"] == str(nli)
+        and "llm openai:test-model" in data["models"]["caption_writer"]
+    )
     usage = data["summary"]["llm_usage"]
     assert usage["requests"] == server.calls > 0 and usage["prompt_tokens"] > 0
     assert data["validation"]["invariants"]["passed"], data["validation"]["invariants"]
     import pyarrow.parquet as pq
 
-    raw = {n: pq.read_table(folder / "data" / "raw" / f"complexity_{n}-00000-of-00001.parquet").to_pylist() for n in (4, 5)}
+    raw = {
+        n: pq.read_table(
+            folder / "data" / "raw" / f"complexity_{n}-00000-of-00001.parquet"
+        ).to_pylist()
+        for n in (4, 5)
+    }
     assert raw[4] and {r["caption_writer"] for r in raw[4]} == {"template"}
     assert raw[5] and {r["caption_writer"] for r in raw[5]} == {"llm"}
     assert "LLM" in (folder / "README.md").read_text()

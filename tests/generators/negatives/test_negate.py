@@ -60,3 +60,14 @@ def test_object_negation_invalid_when_an_other_object_matches():
     assert object_negation_valid(
         SceneGraph([SGObject(2, "hat", ("black",))]), index, SGObject(2, "hat", ("black",))
     )
+
+
+def test_invalid_negations_are_counted():
+    from scenegraph.provenance import DropLog
+
+    g = image_graph()
+    drops = DropLog()
+    negate_negatives(subgraph(g, [1], []), GraphIndex(g), random.Random(0), 5, drops)
+    assert drops.to_dict()["productivity_negative_checks"] == {
+        "negate_attribute_same_name_object_lacks_it": 1
+    }

@@ -81,3 +81,18 @@ def test_permutations_only_at_n4():
     # A permutation equal to a pairwise swap is generated once (same graph).
     cands = swap_negatives(g, GraphIndex(g), random.Random(0), 20, n=4)
     assert len({c.graph.signature() for c in cands}) == len(cands) >= 3
+
+
+def test_rejected_swaps_are_counted():
+    from scenegraph.provenance import DropLog
+
+    g = image_graph()
+    g.relationships.append(Relationship(2, "wearing", 1))
+    drops = DropLog()
+    swap_negatives(subgraph(g, [1, 2], [0]), GraphIndex(g), random.Random(0), 10, drops=drops)
+    assert (
+        drops.to_dict()["productivity_negative_checks"][
+            "swap_rule_check_failed:swap:subject_object"
+        ]
+        == 1
+    )

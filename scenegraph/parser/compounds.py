@@ -1,0 +1,66 @@
+"""Compound nouns: which noun modifiers join the object's name (nouns rule 4).
+
+"tennis racket", "bed spread" and "t-shirt" are one object; "stone blocks" are blocks whose
+material is an attribute. A run of ``compound`` modifiers (nested ones included, "metal wire
+screen") merges with its head when WordNet lists the phrase as one noun (longest phrase wins),
+or when it is hyphenated or starts with a single letter ("t shirt"). An adjective merges only
+when the WordNet compound is not a kind of its head ("hot dog", "wet suit"; not "black cat",
+and never a colour). Modifiers left over are returned for :mod:`scenegraph.parser.nouns` to
+turn into attributes, owners or nothing (:func:`scenegraph.parser.words.compound_role`).
+"""
+
+from __future__ import annotations
+
+from scenegraph.parser import words
+from scenegraph.parser.tokens import TokenView
+
+
+def compound_mods(tv: TokenView, i: int) -> list[int]:
+    """Compound modifiers of ``i``, nested ones included ("metal wire screen"), and hyphens."""
+    out: list[int] = []
+    stack = [i]
+    while stack:
+        h = stack.pop()
+        for c in tv.children[h]:
+            if c < h and (
+                tv.dep[c] == "compound"
+                or (
+                    tv.dep[c] == "punct"
+                    and tv.lower[c] == "-"
+                    and not tv.space[c]
+                    and not tv.space[c - 1]
+                )
+            ):
+                out.append(c)
+                stack.append(c)
+    return sorted(out)
+
+
+def name_and_modifiers(tv: TokenView, i: int, modifiers: list[int]) -> tuple[str, list[int]]:
+    """Rule 4: merge compound modifiers that WordNet knows with the head; others are attributes.
+
+    Returns the object name and the modifier tokens left over as attributes.
+    """
+    mods = set(modifiers)
+    run: list[int] = []
+    j = i - 1
+    while j in mods:
+        run.insert(0, j)
+        j -= 1
+    while run and tv.lower[run[0]] == "-":
+        run.pop(0)
+    others = sorted(m for m in mods - set(run) if tv.lower[m][:1].isalnum())
+    for k in range(len(run)):  # longest WordNet-known (or hyphenated) phrase wins
+        if tv.lower[run[k]] == "-":
+            continue
+        phrase = tv.span_text(run[k], i)
+        hyphenated = "-" in tv.span_text(run[-1], i) or len(tv.lower[run[-1]]) == 1  # "t shirt"
+        lemma = words.object_lemma(phrase)
+        if hyphenated or words.is_compound_noun(lemma) or words.is_compound_noun(phrase):
+            return lemma, others + [m for m in run[:k] if tv.lower[m] != "-"]
+    prev = i - 1
+    if not run and prev >= 0 and tv.head[prev] == i and tv.dep[prev] == "amod":
+        phrase = tv.span_text(prev, i)  # "hot dog", "wet suit": not a kind of dog or suit
+        if words.is_opaque_compound(phrase, tv.lower[i]):
+            return words.object_lemma(phrase), others
+    return words.object_lemma(tv.lower[i]), others + [m for m in run if tv.lower[m] != "-"]

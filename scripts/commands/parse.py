@@ -1,0 +1,163 @@
+"""`crepe parse`, `crepe parse-corpus` and `crepe validate parser`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from scenegraph.errors import CrepeInputError
+
+
+def graph_record(caption: str, graph) -> dict:
+    """One ``graphs.jsonl`` line: caption, objects, [object, attribute], [s, p, o]."""
+    by_id = graph.object_by_id()
+    return {
+        "caption": caption,
+        "objects": [o.name for o in graph.objects],
+        "attributes": [[o.name, a] for o in graph.objects for a in o.attributes],
+        "relations": [
+            [by_id[r.subject].name, r.predicate, by_id[r.object].name]
+            for r in graph.relationships
+            if r.subject in by_id and r.object in by_id
+        ],
+    }
+
+
+@click.command("parse")
+@click.option(
+    "--input",
+    "input_path",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Text file, one caption per line.",
+)
+@click.option(
+    "--out", required=True, type=click.Path(path_type=Path), help="Output JSON Lines file."
+)
+@click.option("--batch-size", default=256, show_default=True, help="Captions per spaCy batch.")
+@click.option(
+    "--model", default=None, help="spaCy pipeline name or folder (default: en_core_web_sm)."
+)
+def parse_cmd(input_path: Path, out: Path, batch_size: int, model: str | None) -> None:
+    """Parse captions into scene graphs (one JSON line per caption)."""
+    from tqdm import tqdm
+
+    from builders.seen_clean import MAX_CHARS
+    from scenegraph.parser import CaptionParser
+    from scenegraph.provenance import write_text_atomic
+
+    if not input_path.is_file():
+        raise CrepeInputError(
+            f"input file {input_path} does not exist; pass a text file with one caption per line."
+        )
+    raw = input_path.read_bytes().decode("utf-8", errors="replace")
+    captions = [line.strip()[: MAX_CHARS * 4] for line in raw.splitlines()]
+    parser = CaptionParser(model=model)
+    lines = []
+    graphs = parser.iter_parse(captions, batch_size=batch_size)
+    for caption, graph in tqdm(
+        zip(captions, graphs, strict=True), total=len(captions), unit=" captions", desc="parse"
+    ):
+        lines.append(json.dumps(graph_record(caption, graph), ensure_ascii=False))
+    write_text_atomic(out, "\n".join(lines) + ("\n" if lines else ""))
+    click.echo(f"parsed {len(captions):,} captions -> {out}")
+
+
+@click.command("parse-corpus")
+@click.option(
+    "--corpus",
+    required=True,
+    help="Corpus spec: coco:PATH, cc:PATH, laion:GLOB, jsonl:PATH, text:PATH.",
+)
+@click.option(
+    "--out", required=True, type=click.Path(path_type=Path), help="Output folder of seen tables."
+)
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    help="Worker processes (local pool or Dask LocalCluster).",
+)
+@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
+@click.option(
+    "--shard-size",
+    default=50_000,
+    show_default=True,
+    help="Captions per shard (memory bound, resume unit).",
+)
+@click.option("--model", default=None, help="spaCy pipeline name or folder.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def parse_corpus_cmd(
+    corpus: str,
+    out: Path,
+    engine: str,
+    workers: int,
+    scheduler: str | None,
+    shard_size: int,
+    model: str | None,
+    quiet: bool,
+) -> None:
+    """Parse a training corpus into seen tables (atoms, compounds, bindings + manifest)."""
+    from builders.engines import make_engine
+    from builders.seen_build import build_seen_tables
+
+    if scheduler and engine != "dask":
+        raise CrepeInputError("--scheduler needs --engine dask.")
+    with make_engine(engine, workers, scheduler) as eng:
+        manifest = build_seen_tables(
+            corpus, out, eng, shard_size=shard_size, model=model, progress=not quiet
+        )
+    c = manifest["counts"]
+    click.echo(
+        f"{c['records_read']:,} records read, {c['captions_parsed']:,} captions parsed "
+        f"({c['duplicates_within_shard']:,} duplicates parsed once), {c['shards']} shards "
+        f"({c['shards_skipped_on_resume']} already done) -> {out}"
+    )
+    for name, rows in manifest["tables"].items():
+        click.echo(f"  {name}: {rows:,} rows")
+    for stage, reasons in manifest["drops"].items():
+        for reason, n in reasons.items():
+            click.echo(f"  dropped ({stage}) {reason}: {n:,}")
+    for reason, n in manifest["cleaning"].items():
+        click.echo(f"  cleaned {reason}: {n:,}")
+
+
+@click.command("parser")
+@click.option("--gold", required=True, type=click.Path(path_type=Path), help="FACTUAL-format CSV.")
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Output JSON (scores + per-caption errors).",
+)
+@click.option("--model", default=None, help="spaCy pipeline name or folder.")
+def validate_parser_cmd(gold: Path, out: Path, model: str | None) -> None:
+    """Precision/recall/F1 of the caption parser against FACTUAL gold."""
+    from scenegraph.parser import CaptionParser
+    from scenegraph.provenance import DropLog, write_json_atomic
+    from validation.factual import read_factual
+    from validation.parser_scores import score_graphs
+
+    drops = DropLog()
+    rows = read_factual(gold, drops)
+    if not rows:
+        raise CrepeInputError(f"{gold} holds no usable FACTUAL rows.")
+    parser = CaptionParser(model=model)
+    scores = score_graphs(parser.parse([r.caption for r in rows]), rows)
+    report = {
+        "gold": str(gold),
+        "parser_version": parser.version,
+        "spacy_model": parser.model_version,
+        "drops": drops.to_dict(),
+        **scores.to_dict(),
+    }
+    write_json_atomic(out, report)
+    click.echo(scores.table(f"{gold} ({len(rows):,} captions)"))
+    click.echo(f"-> {out} ({len(scores.errors):,} captions with errors listed)")
+
+
+COMMANDS = [parse_cmd, parse_corpus_cmd]
+VALIDATE_COMMANDS = [validate_parser_cmd]
