@@ -13,7 +13,14 @@ from __future__ import annotations
 PARSER_VERSION = "crepe-rules-1.0"
 
 #: Pipes the parser never reads: excluded when the model is loaded (speed).
-UNUSED_PIPES: tuple[str, ...] = ("ner", "entity_linker", "entity_ruler", "textcat", "senter")
+UNUSED_PIPES: tuple[str, ...] = (
+    "ner",
+    "lemmatizer",  # lemmas come from lemminflect (scenegraph.lexicon), not from spaCy
+    "entity_linker",
+    "entity_ruler",
+    "textcat",
+    "senter",
+)
 
 #: Verbs that link a subject to an attribute or a location ("the shirt is red", "X is on Y").
 COPULAS: frozenset[str] = frozenset({"be", "seem", "look", "appear", "become", "remain", "stay"})
