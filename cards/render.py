@@ -52,9 +52,15 @@ def front_matter(manifest: BuildManifest) -> dict:
     infos = [
         {
             "config_name": c["config_name"],
-            **({"features": manifest.features[c["config_name"]]} if c["config_name"] in manifest.features else {}),
+            **(
+                {"features": manifest.features[c["config_name"]]}
+                if c["config_name"] in manifest.features
+                else {}
+            ),
             "splits": [
-                {"name": s, "num_examples": n} for s, n in manifest.counts[c["config_name"]].items() if n
+                {"name": s, "num_examples": n}
+                for s, n in manifest.counts[c["config_name"]].items()
+                if n
             ],
             "download_size": sizes.get(c["config_name"], 0),
         }

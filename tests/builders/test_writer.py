@@ -150,7 +150,9 @@ def test_rebuilt_folder_is_not_served_from_a_stale_cache(tmp_path):
 
     cache = str(tmp_path / "cache")
     first = load_dataset(str(build("a", ["a red car"])), "raw", split="test", cache_dir=cache)
-    second = load_dataset(str(build("b", ["a blue car", "x"])), "raw", split="test", cache_dir=cache)
+    second = load_dataset(
+        str(build("b", ["a blue car", "x"])), "raw", split="test", cache_dir=cache
+    )
     assert first["caption"] == ["a red car"] and second["caption"] == ["a blue car", "x"]
 
 
