@@ -52,7 +52,7 @@ def _rows(config: VGRegionsConfig, manifest: BuildManifest) -> Iterator[dict[str
     seen: set[tuple[str, str]] = set()
     drops = manifest.drops
     regions = iter_regions(config.vg_dir / "region_descriptions.json", drops)
-    for region in tqdm(regions, desc="regions", unit=" regions", leave=False):
+    for region in tqdm(regions, desc="regions", unit=" regions"):
         image_id = str(region.image_id)
         info = images.get(image_id)
         if info is None:

@@ -1,1 +1,2 @@
-"""validation."""
+"""Checks of parsers and built datasets: FACTUAL parser scores, row invariants, text-only
+shortcut audits."""

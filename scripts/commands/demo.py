@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,25 +22,24 @@ def _print_summary(built: list[tuple[str, Path, BuildManifest]], seconds: float)
         if dropped:
             click.echo(f"    dropped (by reason in {folder}/build_manifest.json): {dropped:,}")
     if built:
-        name, folder, manifest = built[0]
-        config = next(iter(manifest.counts))
-        click.echo("\nLoad one (offline):")
+        click.echo("\nLoad them (offline):")
         click.echo("  from datasets import load_dataset")
-        click.echo(f'  ds = load_dataset("{folder}", "{config}")')
+        for _, folder, manifest in built:
+            config, splits = next(iter(manifest.counts.items()))
+            split = next((s for s, n in splits.items() if n), None)
+            click.echo(f'  load_dataset("{folder}", "{config}", split="{split}")')
 
 
 def _demo_steps() -> list[tuple[str, Callable[[Path, Path, int], BuildManifest]]]:
-    """(name, build function) for every builder that has a demo; builders add theirs here."""
-    steps = [("crepe-vg-regions", _build_vg_regions_demo)]
-    for name, module, function in (
-        ("crepe-bindsplit", "builders.bindsplit.demo", "build_demo"),
-        ("crepe-productivity", "builders.productivity.demo", "build_demo"),
-    ):
-        try:
-            steps.append((name, getattr(importlib.import_module(module), function)))
-        except ImportError:
-            continue
-    return steps
+    """(name, build function) of every builder's demo; each reads the demo inputs folder."""
+    from builders.bindsplit.demo import build_demo as bindsplit_demo
+    from builders.productivity.demo import build_demo as productivity_demo
+
+    return [
+        ("crepe-vg-regions", _build_vg_regions_demo),
+        ("crepe-bindsplit", bindsplit_demo),
+        ("crepe-productivity", productivity_demo),
+    ]
 
 
 def _build_vg_regions_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
