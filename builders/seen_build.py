@@ -22,6 +22,7 @@ from scenegraph.errors import CrepeInputError
 from scenegraph.parser.rules import PARSER_VERSION
 from scenegraph.provenance import (
     DropLog,
+    atomic_path,
     combined_checksum,
     describe_inputs,
     write_json_atomic,
@@ -143,9 +144,8 @@ def _finish(
         total.merge(ShardCounts.from_json(data))
     tables = total.tables()
     for name in TABLES:
-        tmp = out / f".{name}.parquet.tmp"
-        tables[name].to_parquet(tmp, index=False)
-        os.replace(tmp, out / f"{name}.parquet")
+        with atomic_path(out / f"{name}.parquet") as tmp:
+            tables[name].to_parquet(tmp, index=False)
     manifest = {
         "kind": "seen_tables",
         "toolkit_version": __version__,

@@ -18,6 +18,7 @@ from tqdm import tqdm
 from builders.images import ImageCropper
 from builders.region_filter import RegionFilter
 from builders.writer import write_dataset
+from cards import citations
 from cards.manifest import BuildManifest
 from cards.metadata import CardInfo, ConfigInfo, TaskSpec
 from scenegraph.errors import CrepeInputError
@@ -103,11 +104,7 @@ def build_vg_regions(config: VGRegionsConfig) -> BuildManifest:
                 "Each region description is lower-cased and trimmed; regions failing the region "
                 "filter and repeated descriptions of the same image are dropped and counted."
             ),
-            citations=(
-                "@inproceedings{ma2023crepe, title={CREPE: Can Vision-Language Foundation Models "
-                "Reason Compositionally?}, author={Ma, Zixian and Hong, Jerry and Gul, Mustafa Omer "
-                "and Gandhi, Mona and Gao, Irena and Krishna, Ranjay}, booktitle={CVPR}, year={2023}}",
-            ),
+            citations=(citations.CREPE,),
         ),
         configs={
             "regions": ConfigInfo(

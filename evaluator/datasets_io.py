@@ -24,7 +24,7 @@ from typing import Any
 from cards.manifest import MANIFEST_NAME, read_manifest
 from cards.metadata import TaskSpec
 from scenegraph.errors import CrepeInputError, MissingResourceError
-from scenegraph.provenance import DropLog
+from scenegraph.provenance import DropLog, sha256_file
 
 # Scalar columns that, when present, give per-value breakdowns (``split/column=value``).
 BREAKDOWN_COLUMNS = ("bucket", "complexity", "n", "negative_type", "subset", "type", "held_out")
@@ -204,7 +204,7 @@ def _select(configs: dict[str, TaskSpec], wanted: str | None, spec: str) -> dict
 def open_folder(spec: str, folder: Path, config: str | None) -> DatasetSource:
     """A local dataset folder (``build_manifest.json`` + parquet shards)."""
     manifest = read_manifest(folder)
-    digest = hashlib.sha256((folder / MANIFEST_NAME).read_bytes()).hexdigest()
+    digest = sha256_file(folder / MANIFEST_NAME)
     configs = _select({k: v.task for k, v in manifest.configs.items()}, config, spec)
     return DatasetSource(
         spec, manifest.dataset, manifest.version, f"manifest:{digest}", configs,
@@ -224,7 +224,7 @@ def open_hub(spec: str, repo: str, config: str | None, revision: str | None) -> 
             f"({type(err).__name__}); check the name and revision, or download the folder and pass its path."
         ) from err
     manifest = read_manifest(Path(path).parent)
-    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    digest = sha256_file(path)
     configs = _select({k: v.task for k, v in manifest.configs.items()}, config, spec)
     rev = revision or "main"
     return DatasetSource(

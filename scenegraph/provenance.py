@@ -118,6 +118,11 @@ class InputFile:
         return {"path": self.path, "bytes": self.bytes, "sha256": self.sha256}
 
 
+def cache_root(kind: str) -> Path:
+    """Folder for a kind of reusable cache (``$CREPE_CACHE/<kind>``, else ``~/.cache/crepe/<kind>``)."""
+    return Path(os.environ.get("CREPE_CACHE", Path.home() / ".cache" / "crepe")) / kind
+
+
 def sha256_file(path: str | os.PathLike, chunk_size: int = 1 << 20) -> str:
     """Hex SHA-256 of a file, read in chunks (constant memory)."""
     digest = hashlib.sha256()
@@ -159,19 +164,30 @@ def write_json_atomic(path: str | os.PathLike, data: Any) -> None:
     write_text_atomic(path, text)
 
 
-def write_text_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write text to ``path`` through a temporary file in the same folder and a rename."""
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; on success it is renamed onto ``path``.
+
+    Whatever is written to the temporary path (by any library) appears at ``path`` all at once,
+    or not at all when the block raises.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        yield Path(tmp)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write text to ``path`` through a temporary file in the same folder and a rename."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 @contextlib.contextmanager

@@ -19,6 +19,7 @@ from builders.bindsplit.benchmarks import get_benchmark
 from builders.bindsplit.labels import BUCKETS, SPLITS, label_sample, summarize
 from builders.bindsplit.rows import features_for, sample_row, table_rows
 from builders.bindsplit.training_table import build_training_table, table_summary
+from cards import citations
 from cards.manifest import BuildManifest
 from cards.metadata import CardInfo, ConfigInfo, TaskSpec
 from scenegraph.errors import CrepeInputError
@@ -52,11 +53,6 @@ PAPER = {
         "excluded": 440,
     },
 }
-CITATION = (
-    "@inproceedings{ma2023crepe,\n  title={CREPE: Can Vision-Language Foundation Models Reason "
-    "Compositionally?},\n  author={Ma, Zixian and Hong, Jerry and Gul, Mustafa Omer and Gandhi, Mona "
-    "and Gao, Irena and Krishna, Ranjay},\n  booktitle={CVPR},\n  year={2023}\n}"
-)
 
 
 @dataclass
@@ -98,7 +94,7 @@ def _card(training: dict[str, Any], configs: list[str]) -> CardInfo:
             "'Seen' means seen in the reference corpus named above, not in any model's real training data.",
             "Free-form captions without a swapped attribute pair use all their bindings (binding_form 'all').",
         ),
-        citations=(CITATION,),
+        citations=(citations.CREPE,),
         how_built=how,
     )
 

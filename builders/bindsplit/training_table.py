@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -26,12 +25,16 @@ from typing import Any
 
 from builders.bindsplit.extract import EXTRACTOR_VERSION, extract_many, load_extractor_nlp
 from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog, combined_checksum, describe_inputs, write_json_atomic
+from scenegraph.provenance import (
+    DropLog,
+    atomic_path,
+    cache_root,
+    combined_checksum,
+    describe_inputs,
+    write_json_atomic,
+)
 
 COLUMNS = ("attr", "obj_lemma", "perfect_count", "close_count")
-DEFAULT_CACHE_DIR = (
-    Path(os.environ.get("CREPE_CACHE_DIR", Path.home() / ".cache" / "crepe")) / "bindsplit"
-)
 
 
 @dataclass
@@ -107,10 +110,8 @@ def write_table(path: Path, counts: dict[tuple[str, str], tuple[int, int]]) -> N
             "close_count": pa.array([counts[k][1] for k in keys], pa.int64()),
         }
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
 
 
 def read_table(path: Path) -> dict[tuple[str, str], tuple[int, int]]:
@@ -138,7 +139,7 @@ def build_training_table(
 
     Args:
         spec: A corpus spec such as ``coco:captions_train2014.json`` (see :mod:`builders.sources.corpus`).
-        cache_dir: Cache folder; ``~/.cache/crepe/bindsplit`` (or ``$CREPE_CACHE_DIR/bindsplit``) by default.
+        cache_dir: Cache folder; ``$CREPE_CACHE/bindsplit`` or ``~/.cache/crepe/bindsplit`` by default.
         nlp: A loaded spaCy pipeline; the extractor's default one when ``None``.
         batch_size: Texts per ``nlp.pipe`` batch.
         progress: Show a progress bar while parsing.
@@ -153,7 +154,7 @@ def build_training_table(
     checksum = combined_checksum(files)
     nlp = nlp if nlp is not None else load_extractor_nlp()
     model = spacy_model_version(nlp)
-    cache = Path(cache_dir).expanduser() if cache_dir else DEFAULT_CACHE_DIR
+    cache = Path(cache_dir).expanduser() if cache_dir else cache_root("bindsplit")
     key = cache_key(spec, checksum, model)
     table_path, info_path = cache / f"table-{key}.parquet", cache / f"table-{key}.json"
     if table_path.is_file() and info_path.is_file():

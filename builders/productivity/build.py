@@ -33,6 +33,7 @@ from builders.productivity.items import (
 from builders.productivity.rows import CONFIG_NAMES, add_rows, config_infos, features, split_name
 from builders.productivity.sampler import DEFAULT_WALKS, MAX_N, MIN_N
 from builders.productivity.spool import SpooledRows
+from cards import citations
 from cards.manifest import BuildManifest
 from cards.metadata import CardInfo
 from generators.captions.template import TemplateCaptionWriter
@@ -41,12 +42,6 @@ from scenegraph.lexicon import normalize_object
 from scenegraph.provenance import DropLog
 from scenegraph.types import Relationship, SceneGraph, SGObject
 from scenegraph.version import __version__
-
-CITATION = (
-    "@inproceedings{ma2023crepe,\n  title={CREPE: Can Vision-Language Foundation Models Reason "
-    "Compositionally?},\n  author={Ma, Zixian and Hong, Jerry and Gul, Mustafa Omer and Gandhi, Mona "
-    "and Gao, Irena and Krishna, Ranjay},\n  booktitle={CVPR},\n  year={2023}\n}"
-)
 
 
 @dataclass
@@ -156,7 +151,7 @@ def _card(s: ProductivitySettings, llm: bool) -> CardInfo:
             "HN-ATOM foils are ranked by WordNet sense frequency, not by a masked language model.",
             "Template captions are not fluent English; they test the atoms, not the style.",
         ),
-        citations=(CITATION,),
+        citations=(citations.CREPE,),
         how_built=f"Random walks over each image's scene graph (seed {s.seed}, {s.walks} walks per image and n), "
         "region filter (≥ 40,000 px, ≥ 10% of the image, aspect 0.5–2.0), patches overlapping with IoU ≥ 0.75 "
         f"deduplicated. {captions} {nli} Negatives are written from modified subgraphs by the same writer "

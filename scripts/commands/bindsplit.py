@@ -74,7 +74,7 @@ def _echo_summary(out: Path, summary: dict[str, Any], seconds: float) -> None:
     "--cache-dir",
     type=click.Path(path_type=Path),
     default=None,
-    help="Training-table cache (default ~/.cache/crepe/bindsplit).",
+    help="Training-table cache (default $CREPE_CACHE/bindsplit or ~/.cache/crepe/bindsplit).",
 )
 @click.option(
     "--spacy-model", default=None, help="spaCy pipeline name or folder (default en_core_web_sm)."

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import click
 
-
-def _default_cache() -> Path:
-    return Path(os.environ.get("CREPE_CACHE", Path.home() / ".cache" / "crepe")) / "embeddings"
+from scenegraph.provenance import cache_root
 
 
 @click.command("evaluate")
@@ -104,7 +102,7 @@ def evaluate_cmd(
     settings = EvalSettings(
         out=out, images=images, device=device, precision=precision, batch_size=batch_size,
         workers=min(8, os.cpu_count() or 1) if workers is None else workers, seed=seed,
-        cache_dir=None if no_cache else (cache_dir or _default_cache()), raw_set_size=raw_set_size,
+        cache_dir=None if no_cache else (cache_dir or cache_root("embeddings")), raw_set_size=raw_set_size,
         n_boot=n_boot,
     )  # fmt: skip
     records = run_evaluation(list(models), list(datasets), settings)
