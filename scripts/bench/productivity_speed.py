@@ -30,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from scripts.bench.vg_streaming import generate  # noqa: E402
+
 SAMPLE = ROOT.parent / "shared/data/visual_genome/images_1-100"
 
 
@@ -121,33 +123,6 @@ def sample_speed() -> None:
         print(f"{label:<38} {rates[0]:>8.1f} {rates[1]:>8.1f}")
 
 
-def write_big_file(folder: Path, copies: int) -> int:
-    """Scene graphs and image data of ``copies`` × the sample, new image ids, streamed."""
-    graphs = json.loads((SAMPLE / "scene_graphs.json").read_text())
-    infos = json.loads((SAMPLE / "image_data.json").read_text())
-    # Each record is serialised once, with a placeholder for its image id (fast, streamed).
-    marker = -987654321
-    sg_text = [json.dumps({**g, "image_id": marker}) for g in graphs]
-    im_text = {
-        i["image_id"]: json.dumps({**i, "image_id": marker, "url": f"http://x/{marker}.jpg"})
-        for i in infos
-    }
-    n = 0
-    with open(folder / "scene_graphs.json", "w") as sg, open(folder / "image_data.json", "w") as im:
-        sg.write("[")
-        im.write("[")
-        for copy in range(copies):
-            for k, g in enumerate(graphs):
-                new_id = str(copy * len(graphs) + int(g["image_id"]))
-                sep = "," if n else ""
-                sg.write(sep + sg_text[k].replace(str(marker), new_id))
-                im.write(sep + im_text[g["image_id"]].replace(str(marker), new_id))
-                n += 1
-        sg.write("]")
-        im.write("]")
-    return n
-
-
 def _status_mib(key: str) -> float | None:
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
@@ -204,7 +179,8 @@ def _child(folder: str, stage: str, limit: str, seconds: str) -> None:
 def big_file_memory(seconds: float, images: int | None) -> None:
     with tempfile.TemporaryDirectory(dir=ROOT / "out" if (ROOT / "out").is_dir() else None) as tmp:
         start = time.perf_counter()
-        n = write_big_file(Path(tmp), 1000)
+        n = 100 * 1000
+        generate(SAMPLE, Path(tmp), n)  # the 100,000-image file of the streaming benchmark
         size = (Path(tmp) / "scene_graphs.json").stat().st_size
         print(
             f"\n100,000-image file: {n:,} images, {size / 2**20:,.0f} MiB, written in {time.perf_counter() - start:.1f} s"
