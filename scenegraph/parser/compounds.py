@@ -41,26 +41,31 @@ def name_and_modifiers(tv: TokenView, i: int, modifiers: list[int]) -> tuple[str
 
     Returns the object name and the modifier tokens left over as attributes.
     """
-    mods = set(modifiers)
+    lower = tv.lower
     run: list[int] = []
-    j = i - 1
-    while j in mods:
-        run.insert(0, j)
-        j -= 1
-    while run and tv.lower[run[0]] == "-":
-        run.pop(0)
-    others = sorted(m for m in mods - set(run) if tv.lower[m][:1].isalnum())
+    others: list[int] = []
+    if modifiers:
+        mods = set(modifiers)
+        j = i - 1
+        while j in mods:
+            run.insert(0, j)
+            j -= 1
+        while run and lower[run[0]] == "-":
+            run.pop(0)
+        others = sorted(m for m in mods.difference(run) if lower[m][:1].isalnum())
     for k in range(len(run)):  # longest WordNet-known (or hyphenated) phrase wins
-        if tv.lower[run[k]] == "-":
+        if lower[run[k]] == "-":
             continue
         phrase = tv.span_text(run[k], i)
-        hyphenated = "-" in tv.span_text(run[-1], i) or len(tv.lower[run[-1]]) == 1  # "t shirt"
+        hyphenated = "-" in tv.span_text(run[-1], i) or len(lower[run[-1]]) == 1  # "t shirt"
         lemma = words.object_lemma(phrase)
         if hyphenated or words.is_compound_noun(lemma) or words.is_compound_noun(phrase):
-            return lemma, others + [m for m in run[:k] if tv.lower[m] != "-"]
+            return lemma, others + [m for m in run[:k] if lower[m] != "-"]
     prev = i - 1
     if not run and prev >= 0 and tv.head[prev] == i and tv.dep[prev] == "amod":
         phrase = tv.span_text(prev, i)  # "hot dog", "wet suit": not a kind of dog or suit
-        if words.is_opaque_compound(phrase, tv.lower[i]):
+        if words.is_opaque_compound(phrase, lower[i]):
             return words.object_lemma(phrase), others
-    return words.object_lemma(tv.lower[i]), others + [m for m in run if tv.lower[m] != "-"]
+    if run:
+        others += [m for m in run if lower[m] != "-"]
+    return words.object_lemma(lower[i]), others

@@ -34,9 +34,11 @@ ATTR_POS = frozenset({"ADJ", "VERB", "NOUN", "PROPN", "NUM", "ADV"})
 CANDIDATE_POS = frozenset({"NOUN", "PROPN", "VERB"})
 NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
 SHADES = frozenset({"dark", "light", "pale", "deep", "navy", "royal", "neon"})
+#: Dependency labels of a noun's children that can carry a count or an attribute (rule 5).
+MODIFIER_DEPS = frozenset({"det", "predet", "nummod", "amod"})
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """An object being built: its head token, name and attributes in caption order."""
 
@@ -133,37 +135,43 @@ def find_nouns(tv: TokenView) -> Nouns:
     relational: set[int] = set()
     owners: list[tuple[int, int]] = []
     quantities: list[tuple[int, str]] = []
-    has_of = "of" in tv.lower
-    may_compound = "compound" in tv.by_dep or "-" in tv.lower
+    lower, children = tv.lower, tv.children
+    has_of = "of" in lower
+    may_compound = "compound" in tv.by_dep or "-" in lower
+    has_shade = not SHADES.isdisjoint(lower)
     for i, pos in enumerate(tv.pos):
         if pos not in CANDIDATE_POS or not is_candidate(tv, i):
             continue
-        low = tv.lower[i]
-        after_of = _of_object(tv, i) if has_of and tv.children[i] else None
-        if low in rules.QUANTITY_NOUNS and after_of is not None:
-            alias[i] = after_of
-            if low in rules.QUANTITY_ATTRIBUTES:
-                quantities.append((after_of, rules.QUANTITY_ATTRIBUTES[low]))
-            continue
-        if (
-            low in rules.RELATIONAL_NOUNS
-            and after_of is not None
-            and tv.dep[i] == "pobj"
-            and tv.pos[tv.head[i]] == "ADP"
-        ):
-            relational.add(i)
-            continue
-        mods = compound_mods(tv, i) if may_compound and tv.children[i] else []
+        low = lower[i]
+        kids = children[i]
+        after_of = _of_object(tv, i) if has_of and kids else None
+        if after_of is not None:
+            if low in rules.QUANTITY_NOUNS:
+                alias[i] = after_of
+                if low in rules.QUANTITY_ATTRIBUTES:
+                    quantities.append((after_of, rules.QUANTITY_ATTRIBUTES[low]))
+                continue
+            if (
+                low in rules.RELATIONAL_NOUNS
+                and tv.dep[i] == "pobj"
+                and tv.pos[tv.head[i]] == "ADP"
+            ):
+                relational.add(i)
+                continue
+        mods = compound_mods(tv, i) if may_compound and kids else []
         name, compound_attrs = name_and_modifiers(tv, i, mods)
         if not name:
             continue
         node = Node(i, name)
-        for c in tv.children[i]:
-            if not (c == i - 1 and name.startswith(tv.lower[c] + " ")):  # merged "hot dog"
+        for c in kids:
+            if tv.dep[c] in MODIFIER_DEPS and not (
+                c == i - 1 and name.startswith(lower[c] + " ")  # merged "hot dog"
+            ):
                 _add_modifier(tv, c, i, node)
-        _join_shades(tv, i, node)
+        if has_shade:
+            _join_shades(tv, i, node)
         for m in compound_attrs:
-            attr = tv.lower[m]
+            attr = lower[m]
             role = words.compound_role(attr, name)
             if _count(attr):
                 node.add(_count(attr) or "")

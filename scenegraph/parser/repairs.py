@@ -22,10 +22,6 @@ GERUND_SUBJECT_DEPS = ("compound", "npadvmod", "nmod", "amod")
 PRONOUNS = frozenset({"it", "them"})
 
 
-def _rebuild_children(tv: TokenView) -> None:
-    tv.reindex()
-
-
 def gerund_roots(tv: TokenView) -> bool:
     """Repair 1; returns whether anything changed."""
     changed = False
@@ -79,12 +75,18 @@ def pronoun_objects(tv: TokenView) -> None:
         if withs:
             tv.pronoun[objs[0]] = gov
             tv.head[p] = withs[0]
-            _rebuild_children(tv)
+            tv.reindex()
 
 
 def repair(tv: TokenView) -> TokenView:
-    """Apply every repair in order."""
-    if gerund_roots(tv) | have_auxiliary(tv):
-        _rebuild_children(tv)
-    pronoun_objects(tv)
+    """Apply every repair in order (each only where its trigger words or labels occur)."""
+    changed = False
+    if any(tv.lower[r].endswith("ing") for r in tv.by_dep.get("ROOT", ())):
+        changed = gerund_roots(tv)
+    if "aux" in tv.by_dep:
+        changed = have_auxiliary(tv) or changed
+    if changed:
+        tv.reindex()
+    if "prep" in tv.by_dep and not PRONOUNS.isdisjoint(tv.lower):
+        pronoun_objects(tv)
     return tv

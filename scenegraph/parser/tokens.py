@@ -1,58 +1,72 @@
 """A light, list-based view of a spaCy ``Doc`` that the rules read.
 
-Reading ``token.dep_`` and friends from spaCy costs a string lookup per access; the rules read
-each label many times. :func:`view` copies the few columns the rules need into plain Python
-lists with one ``Doc.to_array`` call, so the rules cost little next to the pipeline itself.
-It also makes rules testable on hand-written parses (:meth:`TokenView.build`).
+Reading ``token.dep_`` and friends from spaCy costs a string lookup per access, and the rules
+read each label many times. :func:`view` copies the few columns the rules need into plain
+Python lists with one ``Doc.to_array`` call, so that the rules cost little next to the pipeline
+itself (``scripts/bench/parser_vs_sng.py`` measures both). It also makes rules testable on
+hand-written parses (:meth:`TokenView.build`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scenegraph.parser.attribute_rules import AttributeRules
 
 
-@dataclass
 class TokenView:
-    """Columns of one parsed caption; token ``i`` is position ``i`` of every list."""
+    """Columns of one parsed caption; token ``i`` is position ``i`` of every list.
 
-    orth: list[str]
-    lower: list[str]
-    lemma: list[str]
-    pos: list[str]
-    tag: list[str]
-    dep: list[str]
-    head: list[int]
-    space: list[bool]
-    children: list[list[int]] = field(default_factory=list)
-    pronoun: dict[int, int] = field(default_factory=dict)
-    by_dep: dict[str, list[int]] = field(default_factory=dict)
+    Attributes:
+        lower, pos, tag, dep: lower-case text, coarse and fine POS, dependency label.
+        head: index of each token's head (a root is its own head).
+        space: whether whitespace follows the token.
+        children: each token's dependents, in order.
+        by_dep: tokens by dependency label, in order.
+        pronoun: pronoun token -> the noun token it stands for (set by repairs).
+    """
 
-    def __post_init__(self) -> None:
-        if not self.children:
-            self.reindex()
+    __slots__ = ("by_dep", "children", "dep", "head", "lower", "pos", "pronoun", "space", "tag")
+
+    def __init__(
+        self,
+        lower: list[str],
+        pos: list[str],
+        tag: list[str],
+        dep: list[str],
+        head: list[int],
+        space: list[bool],
+    ) -> None:
+        self.lower, self.pos, self.tag, self.dep = lower, pos, tag, dep
+        self.head, self.space = head, space
+        self.pronoun: dict[int, int] = {}
+        self.reindex()
 
     def reindex(self) -> None:
         """Recompute ``children`` and ``by_dep`` after heads or labels changed."""
-        children: list[list[int]] = [[] for _ in self.orth]
+        children: list[list[int]] = [[] for _ in self.head]
         by_dep: dict[str, list[int]] = {}
-        for i, (h, d) in enumerate(zip(self.head, self.dep, strict=True)):
+        for i, h in enumerate(self.head):
             if h != i:
                 children[h].append(i)
+            d = self.dep[i]
             if d in by_dep:
                 by_dep[d].append(i)
             else:
                 by_dep[d] = [i]
-        self.children, self.by_dep = children, by_dep
+        self.children: list[list[int]] = children
+        self.by_dep: dict[str, list[int]] = by_dep
 
     def with_dep(self, *deps: str) -> list[int]:
         """Tokens whose dependency label is one of ``deps``, in order."""
-        if len(deps) == 1:
-            return self.by_dep.get(deps[0], [])
-        return sorted(i for d in deps for i in self.by_dep.get(d, ()))
+        found = [self.by_dep[d] for d in deps if d in self.by_dep]
+        if len(found) <= 1:
+            return found[0] if found else []
+        return sorted(i for tokens in found for i in tokens)
 
     def __len__(self) -> int:
-        return len(self.orth)
+        return len(self.lower)
 
     def kids(self, i: int, *deps: str) -> list[int]:
         """Children of token ``i`` whose dependency label is one of ``deps``."""
@@ -64,6 +78,8 @@ class TokenView:
 
     def span_text(self, start: int, end: int) -> str:
         """Text of tokens ``start..end`` (inclusive) with their original spacing, lower case."""
+        if start == end:
+            return self.lower[start]
         parts = []
         for i in range(start, end + 1):
             parts.append(self.lower[i])
@@ -74,11 +90,8 @@ class TokenView:
     @classmethod
     def build(cls, rows: list[tuple[str, str, str, int]]) -> TokenView:
         """A view from ``(word, pos, dep, head)`` rows (tests and examples)."""
-        words = [r[0] for r in rows]
         return cls(
-            orth=words,
-            lower=[w.lower() for w in words],
-            lemma=[w.lower() for w in words],
+            lower=[r[0].lower() for r in rows],
             pos=[r[1] for r in rows],
             tag=["" for _ in rows],
             dep=[r[2] for r in rows],
@@ -87,37 +100,49 @@ class TokenView:
         )
 
 
-_LABELS: dict[int, str] = {}  # POS, tag and dependency labels: a small closed set
+_STRINGS: dict[int, str] = {}  # spaCy string hash -> string, for the words and labels seen
+_MAX_STRINGS = 1_000_000  # bound on the cache above; cleared when reached
+_COLUMNS: list[int] = []  # spaCy attribute ids: LOWER, POS, TAG, DEP, HEAD, SPACY
+_SIGN = 1 << 63  # HEAD offsets come back as uint64; negative ones wrap around
 
 
-def _labels(keys: list[int], strings: Any) -> list[str]:
-    values = list(map(_LABELS.get, keys))
+def _strings(keys: tuple[int, ...], strings: Any) -> list[str]:
+    values = list(map(_STRINGS.get, keys))
     if None in values:
+        if len(_STRINGS) > _MAX_STRINGS:
+            _STRINGS.clear()
         for k in keys:
-            _LABELS.setdefault(k, strings[k])
-        values = list(map(_LABELS.get, keys))
+            if k not in _STRINGS:
+                _STRINGS[k] = strings[k]
+        values = list(map(_STRINGS.get, keys))
     return values  # type: ignore[return-value]
 
 
-def view(doc: Any) -> TokenView:
-    """Copy the columns of a spaCy ``Doc`` into a :class:`TokenView`."""
-    from spacy.attrs import DEP, HEAD, LOWER, POS, SPACY, TAG
+def view(doc: Any, rules: AttributeRules | None = None) -> TokenView:
+    """Copy the columns of a spaCy ``Doc`` into a :class:`TokenView`.
 
-    n = len(doc)
-    if n == 0:
-        return TokenView([], [], [], [], [], [], [], [])
-    lower, pos, tag, dep, head, space = doc.to_array([LOWER, POS, TAG, DEP, HEAD, SPACY]).T.tolist()
-    strings = doc.vocab.strings
-    low = [strings[k] for k in lower]
-    big = 1 << 63
-    heads = [i + h if h < big else i + h - (big << 1) for i, h in enumerate(head)]
+    Args:
+        doc: a parsed ``Doc``.
+        rules: the pipeline's ``attribute_ruler`` patterns, for a ``Doc`` made with that pipe
+            disabled (:class:`~scenegraph.parser.CaptionParser` does so); None reads POS as is.
+    """
+    if not _COLUMNS:
+        from spacy.attrs import DEP, HEAD, LOWER, POS, SPACY, TAG
+
+        _COLUMNS.extend([LOWER, POS, TAG, DEP, HEAD, SPACY])
+    if not len(doc):
+        return TokenView([], [], [], [], [], [])
+    lower, pos, tag, dep, head, space = zip(*doc.to_array(_COLUMNS).tolist(), strict=True)
+    n = len(lower)
+    labels = _strings(lower + pos + tag + dep, doc.vocab.strings)
+    words, pos_, tag_, dep_ = labels[:n], labels[n : 2 * n], labels[2 * n : 3 * n], labels[3 * n :]
+    if rules is not None:
+        pos_, tag_, dep_ = rules.apply(words, pos_, tag_, dep_)
     return TokenView(
-        orth=low,
-        lower=low,
-        lemma=low,
-        pos=_labels(pos, strings),
-        tag=_labels(tag, strings),
-        dep=_labels(dep, strings),
-        head=heads,
+        lower=words,
+        pos=pos_,
+        tag=tag_,
+        dep=dep_,
+        head=[i + h if h < _SIGN else i + h - (_SIGN << 1) for i, h in enumerate(head)],
         space=list(map(bool, space)),
     )
