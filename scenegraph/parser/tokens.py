@@ -101,7 +101,7 @@ class TokenView:
 
 
 _STRINGS: dict[int, str] = {}  # spaCy string hash -> string, for the words and labels seen
-_MAX_STRINGS = 1_000_000  # bound on the cache above; cleared when reached
+_MAX_STRINGS = 200_000  # bound on the cache above; cleared when reached
 _COLUMNS: list[int] = []  # spaCy attribute ids: LOWER, POS, TAG, DEP, HEAD, SPACY
 _SIGN = 1 << 63  # HEAD offsets come back as uint64; negative ones wrap around
 
