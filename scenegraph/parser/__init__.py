@@ -8,7 +8,8 @@ Usage:
 
 Objects and predicates are lemmatised ("dogs" -> "dog", "sitting on" -> "sit on");
 attributes are kept as written (lower case). The rules run on a list-based copy of the spaCy
-parse (:mod:`.tokens`): :mod:`.repairs` fixes frequent misparses of caption fragments,
+parse (:mod:`.tokens`; spaCy's ``attribute_ruler`` is reproduced by :mod:`.attribute_rules`):
+:mod:`.repairs` fixes frequent misparses of caption fragments,
 :mod:`.nouns` finds objects, attributes and quantity phrases (compound nouns in
 :mod:`.compounds`), :mod:`.relations` finds subjects, prepositions, verbs, possessives and
 copulas. Their vocabulary is in :mod:`.rules`, WordNet and lemma look-ups in :mod:`.words`.
