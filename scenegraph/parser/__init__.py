@@ -58,9 +58,9 @@ def parse_view(tv: TokenView) -> SceneGraph:
     return SceneGraph(objects, rels)
 
 
-def parse_caption(doc: Any, rules: AttributeRules | None = None) -> SceneGraph:
-    """Scene graph of one caption parsed by spaCy (a ``Doc``; ``rules``: see :func:`view`)."""
-    return parse_view(view(doc, rules))
+def parse_caption(doc: Any, attribute_rules: AttributeRules | None = None) -> SceneGraph:
+    """Scene graph of one caption parsed by spaCy (a ``Doc``; ``attribute_rules``: see ``view``)."""
+    return parse_view(view(doc, attribute_rules))
 
 
 class CaptionParser:

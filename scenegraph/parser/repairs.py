@@ -45,6 +45,8 @@ def gerund_roots(tv: TokenView) -> bool:
 
 def have_auxiliary(tv: TokenView) -> bool:
     """Repair 2."""
+    if "aux" not in tv.by_dep:
+        return False
     changed = False
     for r in list(tv.with_dep("ROOT")):
         if tv.pos[r] not in ("NOUN", "PROPN"):
@@ -64,6 +66,8 @@ def have_auxiliary(tv: TokenView) -> bool:
 
 def pronoun_objects(tv: TokenView) -> None:
     """Repair 3."""
+    if PRONOUNS.isdisjoint(tv.lower):
+        return
     for p in list(tv.with_dep("prep")):
         objs = [o for o in tv.kids(p, "pobj") if tv.lower[o] in PRONOUNS]
         gov = tv.head[p]
@@ -79,14 +83,8 @@ def pronoun_objects(tv: TokenView) -> None:
 
 
 def repair(tv: TokenView) -> TokenView:
-    """Apply every repair in order (each only where its trigger words or labels occur)."""
-    changed = False
-    if any(tv.lower[r].endswith("ing") for r in tv.by_dep.get("ROOT", ())):
-        changed = gerund_roots(tv)
-    if "aux" in tv.by_dep:
-        changed = have_auxiliary(tv) or changed
-    if changed:
+    """Apply every repair in order."""
+    if gerund_roots(tv) | have_auxiliary(tv):
         tv.reindex()
-    if "prep" in tv.by_dep and not PRONOUNS.isdisjoint(tv.lower):
-        pronoun_objects(tv)
+    pronoun_objects(tv)
     return tv

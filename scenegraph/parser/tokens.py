@@ -118,13 +118,14 @@ def _strings(keys: tuple[int, ...], strings: Any) -> list[str]:
     return values  # type: ignore[return-value]
 
 
-def view(doc: Any, rules: AttributeRules | None = None) -> TokenView:
+def view(doc: Any, attribute_rules: AttributeRules | None = None) -> TokenView:
     """Copy the columns of a spaCy ``Doc`` into a :class:`TokenView`.
 
     Args:
         doc: a parsed ``Doc``.
-        rules: the pipeline's ``attribute_ruler`` patterns, for a ``Doc`` made with that pipe
-            disabled (:class:`~scenegraph.parser.CaptionParser` does so); None reads POS as is.
+        attribute_rules: the pipeline's ``attribute_ruler`` patterns, for a ``Doc`` made with
+            that pipe disabled (:class:`~scenegraph.parser.CaptionParser` does so); None reads
+            POS as is.
     """
     if not _COLUMNS:
         from spacy.attrs import DEP, HEAD, LOWER, POS, SPACY, TAG
@@ -136,8 +137,8 @@ def view(doc: Any, rules: AttributeRules | None = None) -> TokenView:
     n = len(lower)
     labels = _strings(lower + pos + tag + dep, doc.vocab.strings)
     words, pos_, tag_, dep_ = labels[:n], labels[n : 2 * n], labels[2 * n : 3 * n], labels[3 * n :]
-    if rules is not None:
-        pos_, tag_, dep_ = rules.apply(words, pos_, tag_, dep_)
+    if attribute_rules is not None:
+        pos_, tag_, dep_ = attribute_rules.apply(words, pos_, tag_, dep_)
     return TokenView(
         lower=words,
         pos=pos_,

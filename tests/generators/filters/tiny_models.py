@@ -58,6 +58,16 @@ def tiny_tokenizer(style: str = "roberta"):
     )
 
 
+#: Sizes of every tiny transformer saved here (2 layers, hidden size 32).
+TINY_TRANSFORMER = {
+    "hidden_size": 32,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 2,
+    "intermediate_size": 64,
+    "max_position_embeddings": 40,
+}
+
+
 def save_tiny_nli(folder: Path, id2label: dict[int, str] | None = None, seed: int = 0) -> Path:
     """A 2-layer, hidden-32 RoBERTa sequence classifier with 3 NLI labels, saved to ``folder``."""
     import torch
@@ -67,11 +77,7 @@ def save_tiny_nli(folder: Path, id2label: dict[int, str] | None = None, seed: in
     tokenizer = tiny_tokenizer("roberta")
     config = RobertaConfig(
         vocab_size=len(tokenizer),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=40,
+        **TINY_TRANSFORMER,
         type_vocab_size=1,
         pad_token_id=tokenizer.pad_token_id,
         bos_token_id=tokenizer.bos_token_id,
@@ -93,11 +99,7 @@ def save_tiny_mlm(folder: Path, seed: int = 0) -> Path:
     tokenizer = tiny_tokenizer("bert")
     config = BertConfig(
         vocab_size=len(tokenizer),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=40,
+        **TINY_TRANSFORMER,
         pad_token_id=tokenizer.pad_token_id,
     )
     torch.manual_seed(seed)
