@@ -11,11 +11,11 @@ STAMP := $(VENV)/.crepe-installed
 WORDNET := .nltk_data/corpora/wordnet/lexnames
 DEMO_OUT ?= out/demo
 
-.PHONY: setup demo test lint format bench clean
+.PHONY: setup demo test wheel-smoke lint format bench clean
 
 setup: $(STAMP) $(WORDNET)
 
-$(STAMP): setup.cfg pyproject.toml
+$(STAMP): setup.cfg setup.py pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --disable-pip-version-check $(TORCH_SPEC) -e ".[all]" 2>&1 | grep -v "^WARNING: Location" || true
 	$(PY) -c "import torch, torchvision, spacy, datasets, open_clip, nltk, lemminflect" \
@@ -28,13 +28,17 @@ $(WORDNET): | $(STAMP)
 	  (apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null 2>&1 || \
 	   (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null)); \
 	fi
-	$(PY) -m scenegraph.resources
+	$(PY) -m crepe_datasets.scenegraph.resources
 
 demo: setup
 	$(VENV)/bin/crepe demo --out $(DEMO_OUT)
 
 test: setup
 	$(PY) -m pytest -q
+
+# The installed wheel, not the checkout: fresh venv outside the repository, `crepe doctor` + `crepe demo`.
+wheel-smoke: setup
+	PYTHON=$(PY) bash .ci/wheel-smoke
 
 lint: setup
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .

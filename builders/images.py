@@ -7,9 +7,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
-from scenegraph.types import Box
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Box
 
 _OPEN_IMAGES = 8
 

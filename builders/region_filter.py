@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from scenegraph.types import Box
+from crepe_datasets.scenegraph.types import Box
 
 
 @dataclass(frozen=True)

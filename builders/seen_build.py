@@ -1,6 +1,6 @@
 """Run corpus parsing end to end: stream, clean, shard, parse on an engine, merge, write.
 
-See :mod:`builders.seen_tables` for what the tables hold. Resuming: the output folder keeps
+See :mod:`crepe_datasets.builders.seen_tables` for what the tables hold. Resuming: the output folder keeps
 ``shards/run.json`` (the corpus checksums and settings) and one ``shards/shard-NNNNNN.json``
 per finished shard; a restarted run with the same inputs and settings re-reads the corpus
 (cheap), skips the finished shards without parsing them, and parses only the rest.
@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from builders.engines.base import Engine
-from builders.seen_clean import MAX_CHARS, clean_caption
-from builders.seen_tables import TABLES, ShardCounts, parse_shard_json
-from scenegraph.errors import CrepeInputError
-from scenegraph.parser.rules import PARSER_VERSION
-from scenegraph.provenance import (
+from crepe_datasets.builders.engines.base import Engine
+from crepe_datasets.builders.seen_clean import MAX_CHARS, clean_caption
+from crepe_datasets.builders.seen_tables import TABLES, ShardCounts, parse_shard_json
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
+from crepe_datasets.scenegraph.provenance import (
     DropLog,
     atomic_path,
     combined_checksum,
@@ -28,7 +28,7 @@ from scenegraph.provenance import (
     write_json_atomic,
     write_text_atomic,
 )
-from scenegraph.version import __version__
+from crepe_datasets.scenegraph.version import __version__
 
 DEFAULT_SHARD_SIZE = 50_000
 
@@ -67,7 +67,7 @@ def build_seen_tables(
     """
     from tqdm import tqdm
 
-    from builders.sources.corpus import corpus_files, iter_corpus
+    from crepe_datasets.builders.sources.corpus import corpus_files, iter_corpus
 
     if shard_size < 1:
         raise CrepeInputError(f"--shard-size must be at least 1, got {shard_size}.")

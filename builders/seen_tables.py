@@ -1,8 +1,8 @@
 """Seen tables of a training corpus: which atoms, compounds and bindings it holds, with counts.
 
-Flow (SPEC §2.1, §4.1): the corpus is streamed (:func:`builders.sources.corpus.iter_corpus`),
-each caption cleaned (:mod:`builders.seen_clean`), cut into shards of ``shard_size`` captions in
-corpus order, and every shard parsed by an engine (:mod:`builders.engines`). Within a shard,
+Flow (SPEC §2.1, §4.1): the corpus is streamed (:func:`crepe_datasets.builders.sources.corpus.iter_corpus`),
+each caption cleaned (:mod:`crepe_datasets.builders.seen_clean`), cut into shards of ``shard_size`` captions in
+corpus order, and every shard parsed by an engine (:mod:`crepe_datasets.builders.engines`). Within a shard,
 exact duplicate captions are parsed once and counted with their multiplicity. A finished
 shard leaves ``shards/shard-NNNNNN.json`` (its counts); a restarted run skips those shards
 without parsing them. Memory is bounded by the shard size (plus the merged tables).
@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scenegraph.types import SceneGraph
+from crepe_datasets.scenegraph.types import SceneGraph
 
 TABLES = ("atoms", "compounds_ao", "compounds_oro", "bindings")
 
@@ -122,7 +122,7 @@ class ShardCounts:
 @functools.lru_cache(maxsize=2)
 def worker_parser(model: str | None = None) -> Any:
     """The caption parser of this process, loaded once (multiprocessing and Dask workers)."""
-    from scenegraph.parser import CaptionParser
+    from crepe_datasets.scenegraph.parser import CaptionParser
 
     return CaptionParser(model=model)
 

@@ -15,15 +15,15 @@ from typing import Any
 
 from tqdm import tqdm
 
-from builders.images import ImageCropper
-from builders.region_filter import RegionFilter
-from builders.writer import write_dataset
-from cards import citations
-from cards.manifest import BuildManifest
-from cards.metadata import CardInfo, ConfigInfo, TaskSpec
-from scenegraph.errors import CrepeInputError
-from scenegraph.types import normalize_name
-from scenegraph.visual_genome import iter_regions, read_image_data
+from crepe_datasets.builders.images import ImageCropper
+from crepe_datasets.builders.region_filter import RegionFilter
+from crepe_datasets.builders.writer import write_dataset
+from crepe_datasets.cards import citations
+from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.types import normalize_name
+from crepe_datasets.scenegraph.visual_genome import iter_regions, read_image_data
 
 DATASET = "crepe-vg-regions"
 VERSION = "0.1.0"
@@ -92,7 +92,7 @@ def build_vg_regions(config: VGRegionsConfig) -> BuildManifest:
     manifest = BuildManifest(
         dataset=DATASET,
         version=VERSION,
-        builder="builders.vg_regions",
+        builder="crepe_datasets.builders.vg_regions",
         card=CardInfo(
             pretty_name="CREPE VG regions",
             summary=(

@@ -3,7 +3,7 @@
 Layout of a dataset folder (what ``load_dataset(folder, config)`` opens, offline)::
 
     README.md                                    YAML front matter with ``configs:`` + the card
-    build_manifest.json                          provenance (see :mod:`cards.manifest`)
+    build_manifest.json                          provenance (see :mod:`crepe_datasets.cards.manifest`)
     data/<config>/<split>-00000-of-00001.parquet one or more shards per split
 
 A split with no rows is counted (0) in the manifest but has no file and is not declared in
@@ -24,11 +24,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from builders.images import ImageCropper
-from cards.manifest import MANIFEST_NAME, BuildManifest
-from cards.render import render_card
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import (
+from crepe_datasets.builders.images import ImageCropper
+from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest
+from crepe_datasets.cards.render import render_card
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import (
     InputFile,
     atomic_directory,
     describe_input,

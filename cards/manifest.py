@@ -13,10 +13,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from cards.metadata import CardInfo, ConfigInfo
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog, InputFile, describe_inputs
-from scenegraph.version import __version__
+from crepe_datasets.cards.metadata import CardInfo, ConfigInfo
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog, InputFile, describe_inputs
+from crepe_datasets.scenegraph.version import __version__
 
 MANIFEST_NAME = "build_manifest.json"
 MANIFEST_SCHEMA = 1
@@ -56,7 +56,7 @@ class BuildManifest:
     """Provenance of one built dataset.
 
     Builders fill ``inputs``, ``parameters``, ``seed``, ``models``, ``configs``, ``summary``
-    and ``drops``; :func:`builders.writer.write_dataset` fills ``counts``, ``outputs`` (every
+    and ``drops``; :func:`crepe_datasets.builders.writer.write_dataset` fills ``counts``, ``outputs`` (every
     parquet file with size and SHA-256), ``features`` (per config, in the card's YAML form) and
     ``wall_time_s``.
     """

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from cards.manifest import read_manifest
-from scenegraph.errors import CrepeInputError
+from crepe_datasets.cards.manifest import read_manifest
+from crepe_datasets.scenegraph.errors import CrepeInputError
 
 
 @dataclass(frozen=True)

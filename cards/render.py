@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from cards.manifest import BuildManifest
+from crepe_datasets.cards.manifest import BuildManifest
 
 TEMPLATES = Path(__file__).parent / "templates"
 SIZE_CATEGORIES = (

@@ -1,16 +1,16 @@
-"""The two model backends behind :class:`evaluator.models.EncoderModel`: open_clip and HF CLIP."""
+"""The two model backends behind :class:`crepe_datasets.evaluator.models.EncoderModel`: open_clip and HF CLIP."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from evaluator.models import EncoderModel, is_openai_derived
-from scenegraph.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.evaluator.models import EncoderModel, is_openai_derived
+from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
 
 
 class OpenClipModel(EncoderModel):
-    """An open_clip model (specs: see :mod:`evaluator.models`)."""
+    """An open_clip model (specs: see :mod:`crepe_datasets.evaluator.models`)."""
 
     def __init__(
         self,

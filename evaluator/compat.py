@@ -12,7 +12,7 @@ spec                      configs / splits                          task
 
 CREPE's types map to our productivity config names (``atom`` → ``hn_atom``, ``swap`` →
 ``hn_swap``, ``negate`` → ``hn_negate``), so the same report plots apply to both. Samples come
-from the foundation readers in :mod:`builders.sources`; what a reader skips is counted there.
+from the foundation readers in :mod:`crepe_datasets.builders.sources`; what a reader skips is counted there.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from cards.metadata import TaskSpec
-from evaluator.datasets_io import DatasetSource
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog, combined_checksum, describe_inputs
+from crepe_datasets.cards.metadata import TaskSpec
+from crepe_datasets.evaluator.datasets_io import DatasetSource
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog, combined_checksum, describe_inputs
 
 _SCALAR = (str, int, float, bool)
 
@@ -61,7 +61,7 @@ def _group_rows(samples: Iterable[Any]) -> dict[str, dict[str, list]]:
 
 def _read(kind: str, path: str, drops: DropLog) -> tuple[str, TaskSpec, dict[str, dict[str, list]]]:
     if kind == "crepe-release":
-        from builders.sources.crepe_release import read_crepe_release
+        from crepe_datasets.builders.sources.crepe_release import read_crepe_release
 
         def place(s: Any) -> tuple[str, str]:
             return f"hn_{s.meta.get('negative_type', 'all')}", f"complexity_{s.meta.get('n')}"
@@ -72,7 +72,7 @@ def _read(kind: str, path: str, drops: DropLog) -> tuple[str, TaskSpec, dict[str
             _pair_rows(read_crepe_release(path, drops), place),
         )
     if kind in ("aro-vga", "aro-vgr"):
-        from builders.sources.aro import read_aro_attribution, read_aro_relation
+        from crepe_datasets.builders.sources.aro import read_aro_attribution, read_aro_relation
 
         reader, config = (
             (read_aro_attribution, "vg_attribution")
@@ -85,7 +85,7 @@ def _read(kind: str, path: str, drops: DropLog) -> tuple[str, TaskSpec, dict[str
             _pair_rows(reader(path, drops), lambda s: (config, "test")),
         )
     if kind == "sugarcrepe":
-        from builders.sources.sugarcrepe import read_sugarcrepe
+        from crepe_datasets.builders.sources.sugarcrepe import read_sugarcrepe
 
         samples = read_sugarcrepe(path, drops)
         return (
@@ -93,7 +93,7 @@ def _read(kind: str, path: str, drops: DropLog) -> tuple[str, TaskSpec, dict[str
             TaskSpec("binary"),
             _pair_rows(samples, lambda s: (s.meta.get("subset", "all"), "test")),
         )
-    from builders.sources.bivlc import read_bivlc
+    from crepe_datasets.builders.sources.bivlc import read_bivlc
 
     return "bivlc", TaskSpec("group"), _group_rows(read_bivlc(path, drops))
 

@@ -2,13 +2,13 @@
 
 Dataset specs:
 
-* ``PATH`` or ``PATH:CONFIG`` — a dataset folder written by :func:`builders.writer.write_dataset`;
+* ``PATH`` or ``PATH:CONFIG`` — a dataset folder written by :func:`crepe_datasets.builders.writer.write_dataset`;
 * ``ORG/NAME``, ``ORG/NAME:CONFIG``, ``ORG/NAME:CONFIG@REVISION`` — a Hub dataset repo
   (``build_manifest.json`` is fetched at the revision, splits with ``datasets.load_dataset``);
 * ``crepe-release:PATH``, ``aro-vga:PATH``, ``aro-vgr:PATH``, ``sugarcrepe:PATH``,
-  ``bivlc:PATH`` — released files read by the foundation readers (see :mod:`evaluator.compat`).
+  ``bivlc:PATH`` — released files read by the foundation readers (see :mod:`crepe_datasets.evaluator.compat`).
 
-Each config's :class:`~cards.metadata.TaskSpec` (from the manifest) says which task applies and
+Each config's :class:`~crepe_datasets.cards.metadata.TaskSpec` (from the manifest) says which task applies and
 which columns hold the image and the texts; rows become :class:`EvalItems`.
 """
 
@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cards.manifest import MANIFEST_NAME, read_manifest
-from cards.metadata import TaskSpec
-from scenegraph.errors import CrepeInputError, MissingResourceError
-from scenegraph.provenance import DropLog, sha256_file
+from crepe_datasets.cards.manifest import MANIFEST_NAME, read_manifest
+from crepe_datasets.cards.metadata import TaskSpec
+from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.scenegraph.provenance import DropLog, sha256_file
 
 # Scalar columns that, when present, give per-value breakdowns (``split/column=value``).
 BREAKDOWN_COLUMNS = ("bucket", "complexity", "n", "negative_type", "subset", "type", "held_out")
@@ -235,7 +235,7 @@ def open_hub(spec: str, repo: str, config: str | None, revision: str | None) -> 
 
 def open_dataset(spec: str) -> DatasetSource:
     """Resolve a dataset spec (see the module docstring)."""
-    from evaluator.compat import COMPAT_KINDS, open_compat
+    from crepe_datasets.evaluator.compat import COMPAT_KINDS, open_compat
 
     kind, _, rest = spec.partition(":")
     if kind in COMPAT_KINDS and rest:

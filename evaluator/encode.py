@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.datasets_io import ImageRef
-from evaluator.models import EncoderModel, safe_name
-from scenegraph.provenance import write_json_atomic
-from scenegraph.types import Box
+from crepe_datasets.evaluator.datasets_io import ImageRef
+from crepe_datasets.evaluator.models import EncoderModel, safe_name
+from crepe_datasets.scenegraph.provenance import write_json_atomic
+from crepe_datasets.scenegraph.types import Box
 
 _OPEN_IMAGES = 4
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.errors import CrepeInputError
 
 OPENAI_NAMES = frozenset(
     n.lower()
@@ -209,7 +209,7 @@ def load_model(spec: str, device: str | None = None, precision: str = "amp") -> 
         raise CrepeInputError("--precision fp16 needs a CUDA device; use amp or fp32 on the CPU.")
     kind, name, pretrained = parse_model_spec(spec)
     model_id = model_identity(kind, name, pretrained)
-    from evaluator.backends import HFClipModel, OpenClipModel
+    from crepe_datasets.evaluator.backends import HFClipModel, OpenClipModel
 
     if kind == "hf":
         return HFClipModel(spec, name, model_id, device, precision)

@@ -13,8 +13,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from evaluator.models import safe_name
-from evaluator.records import EvalRecord
+from crepe_datasets.evaluator.models import safe_name
+from crepe_datasets.evaluator.records import EvalRecord
 
 COMPLEXITY_RE = re.compile(r"^complexity_(\d+)$")
 BAR_GROUPS = {

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from evaluator.models import safe_name
+from crepe_datasets.evaluator.models import safe_name
 
 RECORD_SCHEMA = 1
 SAMPLES_SUFFIX = ".samples.parquet"

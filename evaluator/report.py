@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.plots import COMPLEXITY_RE, draw_all
-from evaluator.records import EvalRecord, latest, read_records, read_samples
-from evaluator.statistics import PairTest, pairwise_tests, rank_flips
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import write_text_atomic
+from crepe_datasets.evaluator.plots import COMPLEXITY_RE, draw_all
+from crepe_datasets.evaluator.records import EvalRecord, latest, read_records, read_samples
+from crepe_datasets.evaluator.statistics import PairTest, pairwise_tests, rank_flips
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import write_text_atomic
 
 DETAIL_METRICS = (
     "R@1",

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import numpy as np
 
-from cards.manifest import library_versions
-from evaluator.datasets_io import DatasetSource, EvalItems, open_dataset
-from evaluator.encode import EmbeddingCache, encode_all
-from evaluator.metrics import DEFAULT_RAW_SET_SIZE, MetricResult
-from evaluator.models import EncoderModel, load_model
-from evaluator.records import EvalRecord, write_record
-from evaluator.scoring import evaluate_split, usable
-from evaluator.statistics import bootstrap_ci
-from scenegraph.provenance import DropLog
+from crepe_datasets.cards.manifest import library_versions
+from crepe_datasets.evaluator.datasets_io import DatasetSource, EvalItems, open_dataset
+from crepe_datasets.evaluator.encode import EmbeddingCache, encode_all
+from crepe_datasets.evaluator.metrics import DEFAULT_RAW_SET_SIZE, MetricResult
+from crepe_datasets.evaluator.models import EncoderModel, load_model
+from crepe_datasets.evaluator.records import EvalRecord, write_record
+from crepe_datasets.evaluator.scoring import evaluate_split, usable
+from crepe_datasets.evaluator.statistics import bootstrap_ci
+from crepe_datasets.scenegraph.provenance import DropLog
 
 EVAL_LIBRARIES = (
     "numpy",

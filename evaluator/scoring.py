@@ -1,7 +1,7 @@
 """From embeddings to metrics: score matrices per item, then the task's metrics and breakdowns.
 
 Subsets of one split: ``""`` (everything), ``<column>=<value>`` for each breakdown column of
-:data:`evaluator.datasets_io.BREAKDOWN_COLUMNS`, and ``neg=<type>`` for retrieval sets that mix
+:data:`crepe_datasets.evaluator.datasets_io.BREAKDOWN_COLUMNS`, and ``neg=<type>`` for retrieval sets that mix
 negative types (the positive against the negatives of that type only).
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator.datasets_io import EvalItems
-from evaluator.encode import Embeddings
-from evaluator.metrics import (
+from crepe_datasets.evaluator.datasets_io import EvalItems
+from crepe_datasets.evaluator.encode import Embeddings
+from crepe_datasets.evaluator.metrics import (
     DEFAULT_RAW_SET_SIZE,
     MetricResult,
     binary_metrics,
@@ -20,7 +20,7 @@ from evaluator.metrics import (
     restrict_negatives,
     retrieval_metrics,
 )
-from scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.provenance import DropLog
 
 _CHUNK = 4096
 

@@ -3,9 +3,17 @@
 Everything else in the toolkit builds on the records defined here.
 """
 
-from scenegraph.errors import CrepeInputError, MissingResourceError
-from scenegraph.types import Atom, Binding, Box, Compound, Relationship, SceneGraph, SGObject
-from scenegraph.version import __version__
+from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.scenegraph.types import (
+    Atom,
+    Binding,
+    Box,
+    Compound,
+    Relationship,
+    SceneGraph,
+    SGObject,
+)
+from crepe_datasets.scenegraph.version import __version__
 
 __all__ = [
     "Atom",

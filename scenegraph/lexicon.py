@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import functools
 
-from scenegraph.resources import wordnet
-from scenegraph.types import normalize_name
+from crepe_datasets.scenegraph.resources import wordnet
+from crepe_datasets.scenegraph.types import normalize_name
 
 # Plural-only nouns and nouns whose plural names the object (kept exactly as written).
 KEEP_AS_IS = frozenset(

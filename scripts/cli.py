@@ -1,4 +1,4 @@
-"""The `crepe` command line: one entry point, subcommands discovered from scripts.commands."""
+"""The `crepe` command line: one entry point, subcommands discovered from crepe_datasets.scripts.commands."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import sys
 
 import click
 
-import scripts.commands as commands_pkg
-from scenegraph.errors import CrepeInputError, MissingResourceError
-from scenegraph.version import __version__
+import crepe_datasets.scripts.commands as commands_pkg
+from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.scenegraph.version import __version__
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -3,7 +3,7 @@
 A FACTUAL CSV has columns ``image_id, region_id, caption, scene_graph``; ``scene_graph`` is a
 comma-separated list of tuples written ``( subject , predicate , object )``, where the predicate
 ``is`` marks an attribute (``( shirt , is , red )``) and a one-element tuple ``( pole )`` is a
-lone object. Names are kept as written here; :mod:`validation.parser_scores` normalises them.
+lone object. Names are kept as written here; :mod:`crepe_datasets.validation.parser_scores` normalises them.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 
 TUPLE = re.compile(r"\(\s*(.*?)\s*\)(?=\s*,\s*\(|\s*$)")
 ATTRIBUTE_PREDICATE = "is"

@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generators.captions import CAPTION_NEGATION, NEGATION_PREFIX
-from generators.captions.coverage import missing_atoms
-from generators.negatives import from_compact
-from scenegraph.types import Atom, SceneGraph
+from crepe_datasets.generators.captions import CAPTION_NEGATION, NEGATION_PREFIX
+from crepe_datasets.generators.captions.coverage import missing_atoms
+from crepe_datasets.generators.negatives import from_compact
+from crepe_datasets.scenegraph.types import Atom, SceneGraph
 
 MAX_EXAMPLES = 5
 
@@ -161,7 +161,7 @@ def read_tables(
     """``{config: {split: rows}}`` of a dataset folder (parquet under ``data/``), images left out."""
     import pyarrow.parquet as pq
 
-    from scenegraph.errors import CrepeInputError
+    from crepe_datasets.scenegraph.errors import CrepeInputError
 
     data = Path(folder) / "data"
     if not data.is_dir():

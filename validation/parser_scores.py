@@ -11,9 +11,9 @@ What is compared, per caption (as sets: a duplicate counts once), micro-averaged
 Normalisations, applied identically to gold and prediction (and to any peer parser):
 
 1. Every string: lower case, trimmed, inner whitespace collapsed, leading/trailing punctuation
-   removed (:func:`scenegraph.types.normalize_name`); hyphens become spaces
+   removed (:func:`crepe_datasets.scenegraph.types.normalize_name`); hyphens become spaces
    ("heart-shaped" = "heart shaped").
-2. Object names: the last word singularised (:func:`scenegraph.parser.words.object_lemma`:
+2. Object names: the last word singularised (:func:`crepe_datasets.scenegraph.parser.words.object_lemma`:
    "boats" = "boat", keep-as-is words such as "glasses" unchanged; FACTUAL writes plural names,
    parsers of this project write singular ones), then inner spaces removed, so that spelling
    variants of one compound match ("cell phone" = "cellphone", "wet suit" = "wetsuit").
@@ -31,10 +31,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scenegraph.parser import words
-from scenegraph.parser.rules import NUMBER_WORDS
-from scenegraph.types import SceneGraph, normalize_name
-from validation.factual import GoldGraph
+from crepe_datasets.scenegraph.parser import words
+from crepe_datasets.scenegraph.parser.rules import NUMBER_WORDS
+from crepe_datasets.scenegraph.types import SceneGraph, normalize_name
+from crepe_datasets.validation.factual import GoldGraph
 
 CATEGORIES = ("objects", "attributes", "relations", "triplets")
 ARTICLES = frozenset({"a", "an", "the"})

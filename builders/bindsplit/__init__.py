@@ -2,11 +2,11 @@
 
 Modules, one job each:
 
-* :mod:`~builders.bindsplit.extract` — attribute–object bindings of a parsed caption;
-* :mod:`~builders.bindsplit.training_table` — the training-side table, cached by corpus checksum;
-* :mod:`~builders.bindsplit.adapters` — benchmark samples with their bindings (ARO, SugarCrepe,
+* :mod:`~crepe_datasets.builders.bindsplit.extract` — attribute–object bindings of a parsed caption;
+* :mod:`~crepe_datasets.builders.bindsplit.training_table` — the training-side table, cached by corpus checksum;
+* :mod:`~crepe_datasets.builders.bindsplit.adapters` — benchmark samples with their bindings (ARO, SugarCrepe,
   BiVLC, VisMin, generic 2×2 tables);
-* :mod:`~builders.bindsplit.labels` — binding labels, the seven buckets, rates, asymmetry;
-* :mod:`~builders.bindsplit.holdout` — the controlled k×k hold-out builder;
-* :mod:`~builders.bindsplit.build` — orchestration into a published dataset folder.
+* :mod:`~crepe_datasets.builders.bindsplit.labels` — binding labels, the seven buckets, rates, asymmetry;
+* :mod:`~crepe_datasets.builders.bindsplit.holdout` — the controlled k×k hold-out builder;
+* :mod:`~crepe_datasets.builders.bindsplit.build` — orchestration into a published dataset folder.
 """

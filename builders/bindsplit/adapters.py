@@ -11,7 +11,7 @@ Two ways of finding a sample's bindings, recorded in ``BindingSample.form``:
     order (``(A2,O1), (A1,O2)`` for a true swap). Samples where either caption does not match are
     excluded with reason ``positive_no_match`` / ``negative_no_match`` / ``neither_matches``.
   - **Free-form captions** (SugarCrepe, BiVLC, VisMin, 2×2 tables): both captions are parsed with
-    the training-side noun-phrase extractor (:mod:`builders.bindsplit.extract`; attributes
+    the training-side noun-phrase extractor (:mod:`crepe_datasets.builders.bindsplit.extract`; attributes
     lower-cased, objects singularised). When two positive bindings ``(a1,o1), (a2,o2)`` with
     ``a1 ≠ a2`` and ``o1 ≠ o2`` reappear swapped in the negative — ``(a2,o1)`` and ``(a1,o2)``
     both among its bindings — the first such pair (caption order) gives the four bindings.
@@ -20,8 +20,8 @@ Two ways of finding a sample's bindings, recorded in ``BindingSample.form``:
   relations, counts …): every distinct binding of the positive and every distinct binding of the
   negative. A sample where neither caption yields a binding is excluded (``no_binding``).
 
-Objects are normalised with :func:`scenegraph.lexicon.normalize_object` and attributes with
-:func:`scenegraph.lexicon.normalize_attribute` on both sides, so lookups match the training table.
+Objects are normalised with :func:`crepe_datasets.scenegraph.lexicon.normalize_object` and attributes with
+:func:`crepe_datasets.scenegraph.lexicon.normalize_attribute` on both sides, so lookups match the training table.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from builders.bindsplit.extract import doc_bindings
-from builders.sources.records import GroupSample, PairSample
-from scenegraph.lexicon import normalize_attribute, normalize_object
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.bindsplit.extract import doc_bindings
+from crepe_datasets.builders.sources.records import GroupSample, PairSample
+from crepe_datasets.scenegraph.lexicon import normalize_attribute, normalize_object
+from crepe_datasets.scenegraph.provenance import DropLog
 
 ARO_PATTERN = re.compile(r"^the (\S+) (\S+) and the (\S+) (\S+)$")
 Binding = tuple[str, str]

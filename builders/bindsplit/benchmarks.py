@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from builders.bindsplit.adapters import BindingSample, aro_samples, free_form_samples
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.bindsplit.adapters import BindingSample, aro_samples, free_form_samples
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 
 Reader = Callable[[Path, DropLog, Any], Iterator[BindingSample]]
 
@@ -71,7 +71,7 @@ def get_benchmark(name: str) -> Benchmark:
     "ARO VG-Attribution: official JSON or att-original-true/false.json lists",
 )
 def _aro_vga(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
-    from builders.sources.aro import read_aro_attribution
+    from crepe_datasets.builders.sources.aro import read_aro_attribution
 
     return aro_samples(read_aro_attribution(path, drops), drops, stage="bindsplit_aro_vga")
 
@@ -80,7 +80,7 @@ def _aro_vga(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
     "sugarcrepe-swap-att", "sugarcrepe_swap_att", "binary", "SugarCrepe swap_att.json or its folder"
 )
 def _sugarcrepe_swap_att(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
-    from builders.sources.sugarcrepe import read_sugarcrepe
+    from crepe_datasets.builders.sources.sugarcrepe import read_sugarcrepe
 
     subsets = ["swap_att"] if Path(path).is_dir() else None
     pairs = read_sugarcrepe(path, drops, subsets=subsets)
@@ -89,7 +89,7 @@ def _sugarcrepe_swap_att(path: Path, drops: DropLog, nlp: Any) -> Iterator[Bindi
 
 @register("bivlc", "bivlc", "group", "BiVLC text table (CSV) or its folder")
 def _bivlc(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
-    from builders.sources.bivlc import read_bivlc
+    from crepe_datasets.builders.sources.bivlc import read_bivlc
 
     return free_form_samples(read_bivlc(path, drops), nlp, drops, stage="bindsplit_bivlc")
 
@@ -101,7 +101,7 @@ def _bivlc(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
     "VisMin bench table (text_0/text_1/image_0/image_1) or save_to_disk folder",
 )
 def _vismin(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
-    from builders.bindsplit.group_table import read_group_table
+    from crepe_datasets.builders.bindsplit.group_table import read_group_table
 
     return free_form_samples(
         read_group_table(path, drops, "vismin"), nlp, drops, stage="bindsplit_vismin"
@@ -115,7 +115,7 @@ def _vismin(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
     "any 2x2 table with caption_0/caption_1 (+ image_0_file/image_1_file)",
 )
 def _group_table(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
-    from builders.bindsplit.group_table import read_group_table
+    from crepe_datasets.builders.bindsplit.group_table import read_group_table
 
     groups = read_group_table(path, drops, "group_table")
     return free_form_samples(groups, nlp, drops, stage="bindsplit_group_table")

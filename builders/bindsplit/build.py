@@ -3,7 +3,7 @@
 Steps: (1) the training table of the reference corpus (cached, :mod:`.training_table`);
 (2) each benchmark's samples with their bindings (:mod:`.benchmarks`, :mod:`.adapters`);
 (3) labels and buckets (:mod:`.labels`); (4) the dataset folder through
-:func:`builders.writer.write_dataset`, with a ``training_table`` config (task ``none``) holding the
+:func:`crepe_datasets.builders.writer.write_dataset`, with a ``training_table`` config (task ``none``) holding the
 reference table itself. Every count lands in the manifest's ``summary`` and in the summary JSON.
 The build has no random step: the seed is recorded only so that the manifest is complete.
 """
@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from builders.bindsplit.benchmarks import get_benchmark
-from builders.bindsplit.labels import BUCKETS, SPLITS, label_sample, summarize
-from builders.bindsplit.rows import features_for, sample_row, table_rows
-from builders.bindsplit.training_table import build_training_table, table_summary
-from cards import citations
-from cards.manifest import BuildManifest
-from cards.metadata import CardInfo, ConfigInfo, TaskSpec
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
-from scenegraph.version import __version__
+from crepe_datasets.builders.bindsplit.benchmarks import get_benchmark
+from crepe_datasets.builders.bindsplit.labels import BUCKETS, SPLITS, label_sample, summarize
+from crepe_datasets.builders.bindsplit.rows import features_for, sample_row, table_rows
+from crepe_datasets.builders.bindsplit.training_table import build_training_table, table_summary
+from crepe_datasets.cards import citations
+from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.version import __version__
 
 # Published reference figures (SPEC §4), copied into the summary for comparison.
 PAPER = {
@@ -105,10 +105,10 @@ def build_bindsplit(settings: BindSplitSettings) -> tuple[Path, BuildManifest]:
     Raises:
         CrepeInputError: no benchmark given, a wrong name or path, or an empty training corpus.
     """
-    from builders.bindsplit.extract import load_extractor_nlp
-    from builders.sources.corpus import corpus_files
-    from builders.writer import write_dataset
-    from scenegraph.resources import spacy_model_version
+    from crepe_datasets.builders.bindsplit.extract import load_extractor_nlp
+    from crepe_datasets.builders.sources.corpus import corpus_files
+    from crepe_datasets.builders.writer import write_dataset
+    from crepe_datasets.scenegraph.resources import spacy_model_version
 
     if not settings.benchmarks:
         raise CrepeInputError("give at least one --benchmark NAME with its --benchmark-path PATH.")
@@ -129,7 +129,7 @@ def build_bindsplit(settings: BindSplitSettings) -> tuple[Path, BuildManifest]:
     manifest = BuildManifest(
         dataset="crepe-bindsplit",
         version=settings.version,
-        builder="builders.bindsplit",
+        builder="crepe_datasets.builders.bindsplit",
         card=_card(training, configs),
         seed=settings.seed,
         parameters={

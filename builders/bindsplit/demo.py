@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builders.bindsplit.build import BindSplitSettings, build_bindsplit
-from cards.manifest import BuildManifest
+from crepe_datasets.builders.bindsplit.build import BindSplitSettings, build_bindsplit
+from crepe_datasets.cards.manifest import BuildManifest
 
 
 def build_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
-    """Build crepe-bindsplit from the files of :func:`builders.demo_data.write_demo_inputs`."""
+    """Build crepe-bindsplit from the files of :func:`crepe_datasets.builders.demo_data.write_demo_inputs`."""
     settings = BindSplitSettings(
         benchmarks=[("aro-vga", str(inputs / "aro"))],
         training=f"coco:{inputs / 'captions_coco.json'}",

@@ -12,9 +12,9 @@ Rules, applied to every spaCy noun chunk of a caption:
   (:data:`DEGREE_ADVERBS`: "very", "really" …), or when they hold no letter;
 * one attribute gives one ``perfect`` binding, k > 1 attributes give k ``close`` bindings,
   a bare noun gives none;
-* the object is singularised with :func:`scenegraph.lexicon.normalize_object` (irregular
+* the object is singularised with :func:`crepe_datasets.scenegraph.lexicon.normalize_object` (irregular
   plurals, keep-as-is list); attributes are only lower-cased and trimmed
-  (:func:`scenegraph.lexicon.normalize_attribute`: "smiling" stays "smiling").
+  (:func:`crepe_datasets.scenegraph.lexicon.normalize_attribute`: "smiling" stays "smiling").
 
 Compound nouns are treated like the paper treats them: "tennis player" gives (tennis, player).
 Bump :data:`EXTRACTOR_VERSION` whenever a rule changes: it is part of the training-table cache key.
@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from scenegraph.lexicon import normalize_attribute, normalize_object
+from crepe_datasets.scenegraph.lexicon import normalize_attribute, normalize_object
 
 EXTRACTOR_VERSION = "1"
 HEAD_POS = frozenset({"NOUN", "PROPN"})
@@ -164,6 +164,6 @@ def extract_many(
 
 def load_extractor_nlp(model: str | None = None) -> Any:
     """The spaCy pipeline the extractor needs (tagger + parser), unneeded pipes excluded."""
-    from scenegraph.resources import load_spacy
+    from crepe_datasets.scenegraph.resources import load_spacy
 
     return load_spacy(model, exclude=EXCLUDED_PIPES)

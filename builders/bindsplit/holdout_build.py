@@ -1,4 +1,4 @@
-"""Write a controlled hold-out (:mod:`builders.bindsplit.holdout`) as a dataset folder.
+"""Write a controlled hold-out (:mod:`crepe_datasets.builders.bindsplit.holdout`) as a dataset folder.
 
 One config, ``holdout`` (task ``binary``), with splits ``train``, ``fully_seen``,
 ``partially_unseen`` and ``fully_unseen``; the held-out block, its seed and every count are in the
@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builders.bindsplit.holdout import SPLITS, build_holdout, grid_from_rows, make_grid, sample_row
-from cards.manifest import BuildManifest
-from cards.metadata import CardInfo, ConfigInfo, TaskSpec
-from scenegraph.errors import CrepeInputError
-from scenegraph.version import __version__
+from crepe_datasets.builders.bindsplit.holdout import (
+    SPLITS,
+    build_holdout,
+    grid_from_rows,
+    make_grid,
+    sample_row,
+)
+from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.version import __version__
 
 
 def build_holdout_dataset(
@@ -31,15 +37,15 @@ def build_holdout_dataset(
     Raises:
         CrepeInputError: neither (or both) of ``grid`` and ``attributes``/``objects`` given, or a bad grid.
     """
-    from builders.bindsplit.group_table import rows_of_file
-    from builders.writer import write_dataset
+    from crepe_datasets.builders.bindsplit.group_table import rows_of_file
+    from crepe_datasets.builders.writer import write_dataset
 
     if (grid is None) == (attributes is None or objects is None):
         raise CrepeInputError("give either --grid FILE or both --attributes and --objects.")
     manifest = BuildManifest(
         dataset="crepe-bindsplit-holdout",
         version=__version__,
-        builder="builders.bindsplit.holdout",
+        builder="crepe_datasets.builders.bindsplit.holdout",
         card=CardInfo(
             pretty_name="CREPE BindSplit controlled hold-out",
             summary="Attribute-object bindings held out as a k x k block of a grid: fully seen, "

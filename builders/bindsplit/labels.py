@@ -45,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from builders.bindsplit.adapters import BindingSample
+from crepe_datasets.builders.bindsplit.adapters import BindingSample
 
 PERFECT, CLOSE, NONE = "perfect", "close-only", "none"
 BUCKETS = (

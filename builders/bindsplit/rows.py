@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders.bindsplit.labels import LabelledSample
+from crepe_datasets.builders.bindsplit.labels import LabelledSample
 
 TABLE_FEATURES = {
     "attr": "string",

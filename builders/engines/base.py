@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.errors import CrepeInputError
 
 ENGINES = ("local", "dask")
 
@@ -63,11 +63,11 @@ def make_engine(name: str = "local", workers: int = 1, scheduler: str | None = N
     if name == "local":
         if workers == 1:
             return InProcessEngine()
-        from builders.engines.local import LocalPoolEngine
+        from crepe_datasets.builders.engines.local import LocalPoolEngine
 
         return LocalPoolEngine(workers)
     if name == "dask":
-        from builders.engines.dask_engine import DaskEngine
+        from crepe_datasets.builders.engines.dask_engine import DaskEngine
 
         return DaskEngine(scheduler=scheduler, workers=workers)
     raise CrepeInputError(f"unknown engine {name!r}; choose one of {', '.join(ENGINES)}.")

@@ -3,7 +3,7 @@
 With a scheduler address the engine connects to an existing cluster
 (``crepe parse-corpus --engine dask --scheduler tcp://host:8786``); without one it starts a
 LocalCluster of ``workers`` single-threaded worker processes. Each worker loads the parser
-once and keeps it in a process-wide cache (:func:`builders.seen_tables.worker_parser`), so
+once and keeps it in a process-wide cache (:func:`crepe_datasets.builders.seen_tables.worker_parser`), so
 tasks after the first reuse the model. Futures are submitted with a bounded window and
 gathered in task order, so the client holds at most a few shards.
 """
@@ -14,8 +14,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from builders.engines.base import Engine
-from scenegraph.errors import CrepeInputError
+from crepe_datasets.builders.engines.base import Engine
+from crepe_datasets.scenegraph.errors import CrepeInputError
 
 
 class DaskEngine(Engine):

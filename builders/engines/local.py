@@ -1,7 +1,7 @@
 """Local multi-process engine: a pool of worker processes, each loading the parser once.
 
 Workers are started with the ``spawn`` method (safe beside spaCy's and torch's threads); each
-keeps its parser in a process-wide cache (:func:`builders.seen_tables.worker_parser`), so the
+keeps its parser in a process-wide cache (:func:`crepe_datasets.builders.seen_tables.worker_parser`), so the
 model is loaded once per worker, not once per task. At most ``2 × workers`` tasks are in
 flight, so the parent never holds more than a few shards.
 """
@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from builders.engines.base import Engine
+from crepe_datasets.builders.engines.base import Engine
 
 
 class LocalPoolEngine(Engine):

@@ -3,14 +3,14 @@
 Pipeline per chunk of images (streamed; one chunk in memory at a time):
 
 1. read ``scene_graphs.json`` (+ ``image_data.json`` for sizes and file names), lemmatise object
-   names (:func:`scenegraph.lexicon.normalize_object`), drop self-loops and repeated triples;
+   names (:func:`crepe_datasets.scenegraph.lexicon.normalize_object`), drop self-loops and repeated triples;
 2. sample walks for n = 4..12, filter and deduplicate their regions, generate negative
-   candidates (:mod:`builders.productivity.items`);
+   candidates (:mod:`crepe_datasets.builders.productivity.items`);
 3. write captions: the template for n = 4 and, without ``--llm``, for every n; with ``--llm``
    an LLM for n ≥ 5. Negatives are written by the same writer as their positive;
 4. drop negatives equal to another caption of the image, and (unless ``--no-nli``) negatives
    the caption entails;
-5. rows into the configs of :mod:`builders.productivity.rows`; after the last chunk, the
+5. rows into the configs of :mod:`crepe_datasets.builders.productivity.rows`; after the last chunk, the
    validators run and the dataset folder is written with its manifest and card.
 """
 
@@ -24,24 +24,30 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from builders.productivity.items import (
+from crepe_datasets.builders.productivity.items import (
     drop_entailed,
     drop_other_captions,
     render_items,
     sample_items,
 )
-from builders.productivity.rows import CONFIG_NAMES, add_rows, config_infos, features, split_name
-from builders.productivity.sampler import DEFAULT_WALKS, MAX_N, MIN_N
-from builders.productivity.spool import SpooledRows
-from cards import citations
-from cards.manifest import BuildManifest
-from cards.metadata import CardInfo
-from generators.captions.template import TemplateCaptionWriter
-from scenegraph.errors import CrepeInputError
-from scenegraph.lexicon import normalize_object
-from scenegraph.provenance import DropLog
-from scenegraph.types import Relationship, SceneGraph, SGObject
-from scenegraph.version import __version__
+from crepe_datasets.builders.productivity.rows import (
+    CONFIG_NAMES,
+    add_rows,
+    config_infos,
+    features,
+    split_name,
+)
+from crepe_datasets.builders.productivity.sampler import DEFAULT_WALKS, MAX_N, MIN_N
+from crepe_datasets.builders.productivity.spool import SpooledRows
+from crepe_datasets.cards import citations
+from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.cards.metadata import CardInfo
+from crepe_datasets.generators.captions.template import TemplateCaptionWriter
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.lexicon import normalize_object
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.version import __version__
 
 
 @dataclass
@@ -102,7 +108,7 @@ def _writers(s: ProductivitySettings) -> tuple[dict[str, Any], dict[str, str]]:
     writers: dict[str, Any] = {"template": TemplateCaptionWriter()}
     models: dict[str, str] = {"caption_writer": "template"}
     if s.llm:
-        from generators.captions.llm import LLMCaptionWriter, parse_llm_spec
+        from crepe_datasets.generators.captions.llm import LLMCaptionWriter, parse_llm_spec
 
         model = parse_llm_spec(s.llm)
         cache = (
@@ -163,11 +169,11 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
     """Build the dataset folder; return it and its manifest."""
     from tqdm import tqdm
 
-    from builders.images import ImageCropper
-    from builders.writer import write_dataset
-    from scenegraph.visual_genome import iter_scene_graphs, read_image_data
-    from validation.invariants import check_rows
-    from validation.shortcuts import audit_rows
+    from crepe_datasets.builders.images import ImageCropper
+    from crepe_datasets.builders.writer import write_dataset
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
+    from crepe_datasets.validation.invariants import check_rows
+    from crepe_datasets.validation.shortcuts import audit_rows
 
     graphs_path, image_data_path = _vg_files(s.vg)
     if not MIN_N <= s.min_n <= s.max_n <= MAX_N:
@@ -177,7 +183,7 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
     writers, models = _writers(s)
     entailed = None
     if s.nli:
-        from generators.filters.entailment import EntailmentFilter
+        from crepe_datasets.generators.filters.entailment import EntailmentFilter
 
         nli = EntailmentFilter(s.nli)
         entailed, models["nli"] = nli.entailed, s.nli
@@ -236,7 +242,7 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
     manifest = BuildManifest(
         dataset="crepe-productivity",
         version=s.version,
-        builder="builders.productivity",
+        builder="crepe_datasets.builders.productivity",
         card=_card(s, "llm" in writers),
         configs=config_infos(),
         parameters={k_: v for k_, v in asdict(s).items() if k_ not in ("progress",)},

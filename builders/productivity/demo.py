@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builders.productivity.build import ProductivitySettings, build_productivity
-from cards.manifest import BuildManifest
+from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
+from crepe_datasets.cards.manifest import BuildManifest
 
 
 def build_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
-    """Build crepe-productivity from the files of :func:`builders.demo_data.write_demo_inputs`."""
+    """Build crepe-productivity from the files of :func:`crepe_datasets.builders.demo_data.write_demo_inputs`."""
     settings = ProductivitySettings(
         vg=str(Path(inputs) / "vg"),
         out=str(out),

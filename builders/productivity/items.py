@@ -8,7 +8,7 @@ Stages and their drop reasons (every rejected walk or negative is counted):
 * ``productivity_caption``: the writer's reason (``missing_atom``, …) for a rejected positive.
 * ``productivity_negative_checks``: candidates rejected by the generators' checks against the
   full image graph (e.g. ``swap_true_in_image_graph``, ``atom_attribute_foil_already_holds``,
-  ``negate_relationship_pair_has_other_predicate``); see :mod:`generators.negatives`.
+  ``negate_relationship_pair_has_other_predicate``); see :mod:`crepe_datasets.generators.negatives`.
 * ``productivity_negatives``: ``<type>_caption_rejected:<reason>``, ``<type>_same_text_as_caption``,
   ``<type>_duplicate_text``, ``<type>_equals_other_caption_of_image``,
   ``<type>_entailed_by_caption`` (NLI).
@@ -23,17 +23,26 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from builders.productivity.regions import PatchDeduplicator, region_reason, subgraph_region
-from builders.productivity.sampler import sample_walks
-from builders.region_filter import RegionFilter
-from generators.captions import CaptionWriter, match_format, negate_caption_text, write_texts
-from generators.negatives import NEGATIVE_TYPES, NegativeCandidate, compact_json
-from generators.negatives.atom import atom_negatives
-from generators.negatives.graphs import GraphIndex
-from generators.negatives.negate import negate_negatives
-from generators.negatives.swap import swap_negatives
-from scenegraph.provenance import DropLog
-from scenegraph.types import Box, SceneGraph
+from crepe_datasets.builders.productivity.regions import (
+    PatchDeduplicator,
+    region_reason,
+    subgraph_region,
+)
+from crepe_datasets.builders.productivity.sampler import sample_walks
+from crepe_datasets.builders.region_filter import RegionFilter
+from crepe_datasets.generators.captions import (
+    CaptionWriter,
+    match_format,
+    negate_caption_text,
+    write_texts,
+)
+from crepe_datasets.generators.negatives import NEGATIVE_TYPES, NegativeCandidate, compact_json
+from crepe_datasets.generators.negatives.atom import atom_negatives
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.negatives.negate import negate_negatives
+from crepe_datasets.generators.negatives.swap import swap_negatives
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Box, SceneGraph
 
 NEG_STAGE = "productivity_negatives"
 

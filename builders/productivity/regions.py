@@ -3,7 +3,7 @@
 * **Region**: the union of the boxes of the subgraph's objects, clipped to the image when its
   size is known (Visual Genome boxes may reach outside the image; a crop can only hold what is
   inside). A subgraph whose objects have no boxes has no region (``no_region``).
-* **Filter**: the systematicity region filter (:class:`builders.region_filter.RegionFilter`):
+* **Filter**: the systematicity region filter (:class:`crepe_datasets.builders.region_filter.RegionFilter`):
   area ≥ 40,000 px, ≥ 10% of the image, aspect ratio (w/h) in [0.5, 2.0]. An image of unknown
   size fails with ``image_size_unknown`` (the 10% rule cannot be checked).
 * **Deduplication**: two patches *overlap* by their intersection over union (IoU); a patch whose
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable
 
-from builders.region_filter import RegionFilter
-from scenegraph.types import Box, SceneGraph
+from crepe_datasets.builders.region_filter import RegionFilter
+from crepe_datasets.scenegraph.types import Box, SceneGraph
 
 DEDUP_IOU = 0.75
 

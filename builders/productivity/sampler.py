@@ -41,7 +41,7 @@ import random
 from collections import defaultdict
 from dataclasses import dataclass
 
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 MIN_N, MAX_N = 4, 12
 DEFAULT_WALKS = 3

@@ -3,7 +3,7 @@
 :class:`SpooledRows` collects the rows of one (config, split): every ``buffer_rows`` rows it
 writes a parquet part into a scratch folder. It is a read-only ``Sequence`` afterwards
 (``len``, slices, iteration read the parts back in order), which is what
-:func:`builders.writer.write_dataset` and the validators consume.
+:func:`crepe_datasets.builders.writer.write_dataset` and the validators consume.
 """
 
 from __future__ import annotations

@@ -3,19 +3,19 @@
 Corpora (:func:`iter_corpus` with a ``KIND:PATH`` spec) give :class:`CaptionRecord`; benchmark
 readers give :class:`PairSample` (ARO, SugarCrepe, CREPE's release, NegCLIP) or
 :class:`GroupSample` (BiVLC). Every skipped record is counted in a
-:class:`~scenegraph.provenance.DropLog` with its reason. Visual Genome readers live in
-:mod:`scenegraph.visual_genome`.
+:class:`~crepe_datasets.scenegraph.provenance.DropLog` with its reason. Visual Genome readers live in
+:mod:`crepe_datasets.scenegraph.visual_genome`.
 """
 
 from __future__ import annotations
 
-from builders.sources.aro import read_aro_attribution, read_aro_relation
-from builders.sources.bivlc import read_bivlc
-from builders.sources.corpus import corpus_files, iter_corpus
-from builders.sources.crepe_release import read_crepe_release
-from builders.sources.negclip import read_negclip
-from builders.sources.records import CaptionRecord, GroupSample, PairSample
-from builders.sources.sugarcrepe import read_sugarcrepe
+from crepe_datasets.builders.sources.aro import read_aro_attribution, read_aro_relation
+from crepe_datasets.builders.sources.bivlc import read_bivlc
+from crepe_datasets.builders.sources.corpus import corpus_files, iter_corpus
+from crepe_datasets.builders.sources.crepe_release import read_crepe_release
+from crepe_datasets.builders.sources.negclip import read_negclip
+from crepe_datasets.builders.sources.records import CaptionRecord, GroupSample, PairSample
+from crepe_datasets.builders.sources.sugarcrepe import read_sugarcrepe
 
 __all__ = [
     "CaptionRecord",

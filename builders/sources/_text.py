@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.provenance import DropLog
 
 
 def clean_caption(value: Any, drops: DropLog, stage: str, where: str) -> str | None:

@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from builders.sources._text import clean_caption
-from builders.sources.records import PairSample
-from scenegraph.errors import CrepeInputError
-from scenegraph.jsonstream import first_json_char, load_json
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources._text import clean_caption
+from crepe_datasets.builders.sources.records import PairSample
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.jsonstream import first_json_char, load_json
+from crepe_datasets.scenegraph.provenance import DropLog
 
 _BBOX_KEYS = ("bbox_x", "bbox_y", "bbox_w", "bbox_h")
 _FORMS = {

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from builders.sources._text import clean_caption, csv_header, iter_csv_rows
-from builders.sources.records import GroupSample
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources._text import clean_caption, csv_header, iter_csv_rows
+from crepe_datasets.builders.sources.records import GroupSample
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 
 STAGE = "bivlc"
 REQUIRED = ("caption", "negative_caption")

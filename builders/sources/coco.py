@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from builders.sources._text import clean_caption
-from builders.sources.records import CaptionRecord
-from builders.sources.registry import register_corpus, single_file
-from scenegraph.errors import CrepeInputError
-from scenegraph.jsonstream import first_json_char, iter_json_items
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources._text import clean_caption
+from crepe_datasets.builders.sources.records import CaptionRecord
+from crepe_datasets.builders.sources.registry import register_corpus, single_file
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.jsonstream import first_json_char, iter_json_items
+from crepe_datasets.scenegraph.provenance import DropLog
 
 STAGE = "coco"
 

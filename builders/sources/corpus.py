@@ -12,7 +12,7 @@ kind       location                                    option
 ``text``   a text file, one caption per line           --
 =========  ==========================================  =============================
 
-Formats live in one module each and register themselves (:mod:`builders.sources.registry`).
+Formats live in one module each and register themselves (:mod:`crepe_datasets.builders.sources.registry`).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 # Importing the format modules registers them.
-from builders.sources import cc_tsv, coco, jsonl, laion, text  # noqa: F401
-from builders.sources.records import CaptionRecord
-from builders.sources.registry import CorpusFormat, get_format, known_formats
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources import cc_tsv, coco, jsonl, laion, text  # noqa: F401
+from crepe_datasets.builders.sources.records import CaptionRecord
+from crepe_datasets.builders.sources.registry import CorpusFormat, get_format, known_formats
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 
 
 def parse_spec(spec: str) -> tuple[CorpusFormat, str, str | None]:

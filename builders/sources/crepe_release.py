@@ -25,10 +25,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from builders.sources._text import clean_caption, csv_header, iter_csv_rows
-from builders.sources.records import PairSample
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources._text import clean_caption, csv_header, iter_csv_rows
+from crepe_datasets.builders.sources.records import PairSample
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 
 STAGE = "crepe_release"
 FILE_RE = re.compile(r"prod_vg_hard_negs_(?P<type>[a-z]+)_complexity_(?P<n>\d+)\.csv$")

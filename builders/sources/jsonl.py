@@ -14,10 +14,10 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from builders.sources._text import clean_caption, iter_decoded_lines
-from builders.sources.records import CaptionRecord
-from builders.sources.registry import register_corpus, single_file
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources._text import clean_caption, iter_decoded_lines
+from crepe_datasets.builders.sources.records import CaptionRecord
+from crepe_datasets.builders.sources.registry import register_corpus, single_file
+from crepe_datasets.scenegraph.provenance import DropLog
 
 STAGE = "jsonl"
 DEFAULT_FIELDS = ("caption", "text")

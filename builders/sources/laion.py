@@ -17,11 +17,11 @@ import glob
 from collections.abc import Iterator
 from pathlib import Path
 
-from builders.sources._text import clean_caption
-from builders.sources.records import CaptionRecord
-from builders.sources.registry import register_corpus
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources._text import clean_caption
+from crepe_datasets.builders.sources.records import CaptionRecord
+from crepe_datasets.builders.sources.registry import register_corpus
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 
 STAGE = "laion"
 DEFAULT_COLUMNS = ("TEXT", "caption")

@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from builders.sources._text import clean_caption, csv_header, iter_csv_rows
-from builders.sources.crepe_release import parse_literal_strings
-from builders.sources.records import PairSample
-from builders.sources.sugarcrepe import coco_image_id
-from scenegraph.errors import CrepeInputError
-from scenegraph.jsonstream import require_file
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources._text import clean_caption, csv_header, iter_csv_rows
+from crepe_datasets.builders.sources.crepe_release import parse_literal_strings
+from crepe_datasets.builders.sources.records import PairSample
+from crepe_datasets.builders.sources.sugarcrepe import coco_image_id
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.jsonstream import require_file
+from crepe_datasets.scenegraph.provenance import DropLog
 
 STAGE = "negclip"
 REQUIRED = ("title", "filepath", "neg_caption")

@@ -1,9 +1,9 @@
 """A small typed registry of corpus formats: ``name -> reader``.
 
-Each corpus module registers its reader with :func:`register_corpus`; :mod:`builders.sources.corpus`
+Each corpus module registers its reader with :func:`register_corpus`; :mod:`crepe_datasets.builders.sources.corpus`
 looks formats up by the ``kind`` of a spec such as ``coco:/data/captions_train2014.json``.
 Registering a name twice raises an error naming both entries; an unknown name raises a
-:class:`~scenegraph.errors.CrepeInputError` listing the known ones.
+:class:`~crepe_datasets.scenegraph.errors.CrepeInputError` listing the known ones.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from builders.sources.records import CaptionRecord
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.records import CaptionRecord
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 
 CorpusReader = Callable[[list[Path], DropLog, "str | None"], Iterator[CaptionRecord]]
 FileResolver = Callable[[str], list[Path]]

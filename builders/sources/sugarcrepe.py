@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from builders.sources._text import clean_caption
-from builders.sources.records import PairSample
-from scenegraph.errors import CrepeInputError
-from scenegraph.jsonstream import load_json
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources._text import clean_caption
+from crepe_datasets.builders.sources.records import PairSample
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.jsonstream import load_json
+from crepe_datasets.scenegraph.provenance import DropLog
 
 STAGE = "sugarcrepe"
 SUBSETS = (

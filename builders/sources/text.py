@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from builders.sources._text import clean_caption, iter_decoded_lines
-from builders.sources.records import CaptionRecord
-from builders.sources.registry import register_corpus, single_file
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources._text import clean_caption, iter_decoded_lines
+from crepe_datasets.builders.sources.records import CaptionRecord
+from crepe_datasets.builders.sources.registry import register_corpus, single_file
+from crepe_datasets.scenegraph.provenance import DropLog
 
 STAGE = "text"
 

@@ -2,8 +2,8 @@
 
 Every writer has the same interface, ``write(graphs) -> list[result]`` where each result has
 ``caption`` (``str`` or ``None`` when rejected) and ``reason`` (a snake_case drop reason or
-``None``): :class:`generators.captions.template.TemplateCaptionWriter` and
-:class:`generators.captions.llm.LLMCaptionWriter`.
+``None``): :class:`crepe_datasets.generators.captions.template.TemplateCaptionWriter` and
+:class:`crepe_datasets.generators.captions.llm.LLMCaptionWriter`.
 
 Hard negatives are written by the *same* writer as their positive, from a modified graph.
 Atom-level negation is carried inside the graph: an atom whose text starts with
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from scenegraph.types import SceneGraph
+from crepe_datasets.scenegraph.types import SceneGraph
 
 NEGATION_PREFIX = "not "
 CAPTION_NEGATION = "there is no "

@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 import re
 
-from scenegraph.lexicon import lemmatize_verb, singularize
-from scenegraph.types import Atom, SceneGraph
+from crepe_datasets.scenegraph.lexicon import lemmatize_verb, singularize
+from crepe_datasets.scenegraph.types import Atom, SceneGraph
 
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 ARTICLES = frozenset({"a", "an", "the"})
@@ -61,7 +61,7 @@ def missing_atoms(caption: str, graph: SceneGraph) -> list[Atom]:
     """The atoms of ``graph`` that ``caption`` does not mention, in graph order (no repeats).
 
     Example:
-        >>> from scenegraph.types import SceneGraph, SGObject, Relationship
+        >>> from crepe_datasets.scenegraph.types import SceneGraph, SGObject, Relationship
         >>> g = SceneGraph([SGObject(0, "boy", ("tall",)), SGObject(1, "grass")],
         ...                [Relationship(0, "on", 1)])
         >>> missing_atoms("tall boy on grass", g), missing_atoms("boy on grass", g)

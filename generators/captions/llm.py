@@ -1,6 +1,6 @@
 """LLM captions for productivity subgraphs (SPEC §3.3), through any OpenAI-compatible server.
 
-:class:`LLMCaptionWriter` sends the prompt of :mod:`generators.captions.prompts` to
+:class:`LLMCaptionWriter` sends the prompt of :mod:`crepe_datasets.generators.captions.prompts` to
 ``/v1/chat/completions`` with the ``openai`` client (``base_url`` picks the server: OpenAI, vLLM,
 llama.cpp, Ollama, …) and keeps only captions that mention every atom of their subgraph.
 
@@ -8,7 +8,7 @@ llama.cpp, Ollama, …) and keeps only captions that mention every atom of their
   ``sha256(model + full request)`` under ``cache_dir`` (written atomically), so a rebuild with
   the same model, prompt and parameters makes no request at all. Failed requests are not cached.
   The coverage check runs on cached answers too, so a stricter check needs no new requests.
-* **Robustness** (:mod:`generators.captions.chat`): rate limits (429), server errors (5xx),
+* **Robustness** (:mod:`crepe_datasets.generators.captions.chat`): rate limits (429), server errors (5xx),
   timeouts and dropped connections are retried with exponential backoff (``Retry-After``
   honoured, capped); at most ``concurrency`` requests are in flight at once. A wrong model
   name, key or URL raises one clear error.
@@ -26,11 +26,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from generators.captions.chat import AnswerCache, ChatClient, cache_key
-from generators.captions.coverage import missing_atoms
-from generators.captions.prompts import build_messages, fewshot_checksum, suffixed_names
-from scenegraph.errors import CrepeInputError
-from scenegraph.types import SceneGraph
+from crepe_datasets.generators.captions.chat import AnswerCache, ChatClient, cache_key
+from crepe_datasets.generators.captions.coverage import missing_atoms
+from crepe_datasets.generators.captions.prompts import (
+    build_messages,
+    fewshot_checksum,
+    suffixed_names,
+)
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.types import SceneGraph
 
 PROVIDERS = ("openai",)
 QUOTES = "\"'“”‘’`"

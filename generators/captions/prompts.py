@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from scenegraph.types import SceneGraph
+from crepe_datasets.scenegraph.types import SceneGraph
 
 FEWSHOT_DIR = Path(__file__).resolve().parent / "fewshot"
 FEWSHOT_COMPLEXITIES = tuple(range(5, 13))

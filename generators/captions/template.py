@@ -18,7 +18,7 @@ Rules (the paper gives one example; the rest is written down here):
   style as the LLM writer's cleaned captions.
 
 Example:
-    >>> from scenegraph.types import SceneGraph, SGObject, Relationship
+    >>> from crepe_datasets.scenegraph.types import SceneGraph, SGObject, Relationship
     >>> g = SceneGraph([SGObject(1, "boy", ("tall", "blue")), SGObject(2, "grass", ("green",))],
     ...                [Relationship(1, "on", 2)])
     >>> template_caption(g)
@@ -27,9 +27,9 @@ Example:
 
 from __future__ import annotations
 
-from generators.captions import NEGATION_PREFIX, WrittenCaption, is_negated
-from generators.captions.coverage import missing_atoms
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.generators.captions import NEGATION_PREFIX, WrittenCaption, is_negated
+from crepe_datasets.generators.captions.coverage import missing_atoms
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 
 def join_and(items: list[str]) -> str:

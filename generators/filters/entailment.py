@@ -3,7 +3,7 @@
 A "negative" that its positive caption entails is not a negative: the builder asks
 ``entailed([positive, …], [negative, …])`` and drops (and counts) the pairs that come back
 ``True``. The paper used RoBERTa; the default here is ``roberta-large-mnli``, by hub name or
-from a local folder (see :mod:`generators.filters.loading`).
+from a local folder (see :mod:`crepe_datasets.generators.filters.loading`).
 
 * The entailment class is found from the model's ``label2id`` / ``id2label`` (case-insensitive
   "entailment"), never assumed to be a fixed index.
@@ -17,8 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from generators.filters.loading import load_model_and_tokenizer, model_id, resolve_device
-from scenegraph.errors import MissingResourceError
+from crepe_datasets.generators.filters.loading import (
+    load_model_and_tokenizer,
+    model_id,
+    resolve_device,
+)
+from crepe_datasets.scenegraph.errors import MissingResourceError
 
 DEFAULT_NLI_MODEL = "roberta-large-mnli"
 MAX_TOKENS = 512

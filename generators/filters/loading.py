@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from scenegraph.errors import MissingResourceError
+from crepe_datasets.scenegraph.errors import MissingResourceError
 
 PATH_PREFIXES = ("/", "./", "../", "~", ".\\", "..\\")
 

@@ -15,8 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from generators.filters.entailment import length_batches
-from generators.filters.loading import load_model_and_tokenizer, model_id, resolve_device
+from crepe_datasets.generators.filters.entailment import length_batches
+from crepe_datasets.generators.filters.loading import (
+    load_model_and_tokenizer,
+    model_id,
+    resolve_device,
+)
 
 DEFAULT_MLM = "bert-base-uncased"
 MAX_TOKENS = 128

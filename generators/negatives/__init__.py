@@ -4,7 +4,7 @@ Every generator works on graphs, not on text: it returns :class:`NegativeCandida
 holding the *modified subgraph*, which the builder renders with the same caption writer as the
 positive (so negatives and positives share one format). Each generator is deterministic given
 its ``random.Random`` and checks each candidate against the full image graph ``G``
-(:class:`generators.negatives.graphs.GraphIndex`).
+(:class:`crepe_datasets.generators.negatives.graphs.GraphIndex`).
 
 Negative graphs are stored in datasets in a compact JSON form (:func:`compact_json`) so that
 validators can re-check the graph-level invariants (same atoms for a swap, exactly one changed
@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 NEGATIVE_TYPES: tuple[str, ...] = ("atom", "swap", "negate")
 

@@ -3,7 +3,7 @@
 Procedure (deterministic given ``rng``):
 
 1. The atom occurrences of the subgraph (objects, attributes, relationships) are shuffled.
-2. Each atom in turn offers its foils (:mod:`generators.negatives.foils`): antonyms in their
+2. Each atom in turn offers its foils (:mod:`crepe_datasets.generators.negatives.foils`): antonyms in their
    order, then a shuffled copy of the top co-hyponyms. The first *valid* foil of each atom
    becomes a candidate; when every atom has been visited and fewer than ``limit`` candidates
    exist, further passes take each atom's next valid foil (so negatives spread over atoms).
@@ -21,11 +21,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from generators.negatives import NegativeCandidate, replace_object, replace_relationship
-from generators.negatives.foils import attribute_foils, object_foils, relation_foils
-from generators.negatives.graphs import GraphIndex
-from scenegraph.provenance import DropLog
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.generators.negatives import (
+    NegativeCandidate,
+    replace_object,
+    replace_relationship,
+)
+from crepe_datasets.generators.negatives.foils import attribute_foils, object_foils, relation_foils
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 SAME_THING_IOU = 0.5
 CHECK_STAGE = "productivity_negative_checks"
@@ -56,7 +60,7 @@ def _object_candidates(
 def _attribute_candidates(
     sub: SceneGraph, g: GraphIndex, obj: SGObject, index: int, rng: random.Random
 ) -> Iterator[NegativeCandidate | str]:
-    from scenegraph.lexicon import antonyms
+    from crepe_datasets.scenegraph.lexicon import antonyms
 
     original = obj.attributes[index]
     foils = attribute_foils(original)

@@ -26,8 +26,8 @@ import functools
 import json
 from pathlib import Path
 
-from scenegraph.lexicon import antonyms, cohyponyms, lemmatize_verb
-from scenegraph.resources import wordnet
+from crepe_datasets.scenegraph.lexicon import antonyms, cohyponyms, lemmatize_verb
+from crepe_datasets.scenegraph.resources import wordnet
 
 TOP_K = 10
 MIN_ANTONYM_COUNT = 1

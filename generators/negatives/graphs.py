@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from scenegraph.types import SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import SceneGraph, SGObject
 
 MAX_STEPS = 50_000
 

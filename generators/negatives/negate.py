@@ -12,7 +12,7 @@
   relationships (same predicate, to or from an object with the same name as ``o``'s partner).
 
 The negated atom is carried in the graph with the prefix "not " (see
-:mod:`generators.captions`), so the atom count stays ``n``. Atom negations are shuffled with
+:mod:`crepe_datasets.generators.captions`), so the atom count stays ``n``. Atom negations are shuffled with
 ``rng``; the caption negation comes first.
 """
 
@@ -20,11 +20,15 @@ from __future__ import annotations
 
 import random
 
-from generators.captions import NEGATION_PREFIX
-from generators.negatives import NegativeCandidate, replace_object, replace_relationship
-from generators.negatives.graphs import GraphIndex
-from scenegraph.provenance import DropLog
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.generators.captions import NEGATION_PREFIX
+from crepe_datasets.generators.negatives import (
+    NegativeCandidate,
+    replace_object,
+    replace_relationship,
+)
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 
 def attribute_negation_valid(sub: SceneGraph, g: GraphIndex, obj: SGObject, attribute: str) -> bool:

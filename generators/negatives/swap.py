@@ -27,11 +27,11 @@ import itertools
 import random
 from collections.abc import Callable
 
-from generators.negatives import NegativeCandidate, replace_object
-from generators.negatives.foils import synonyms
-from generators.negatives.graphs import GraphIndex
-from scenegraph.provenance import DropLog
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.generators.negatives import NegativeCandidate, replace_object
+from crepe_datasets.generators.negatives.foils import synonyms
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 MAX_PERMUTATION_SLOTS = 5
 

@@ -20,18 +20,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from scenegraph.parser.attribute_rules import AttributeRules
-from scenegraph.parser.nouns import find_nouns
-from scenegraph.parser.relations import (
+from crepe_datasets.scenegraph.parser.attribute_rules import AttributeRules
+from crepe_datasets.scenegraph.parser.nouns import find_nouns
+from crepe_datasets.scenegraph.parser.relations import (
     copula_attributes,
     direct_objects,
     possessives,
     prepositions,
 )
-from scenegraph.parser.repairs import repair
-from scenegraph.parser.rules import PARSER_VERSION, UNUSED_PIPES
-from scenegraph.parser.tokens import TokenView, view
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.parser.repairs import repair
+from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION, UNUSED_PIPES
+from crepe_datasets.scenegraph.parser.tokens import TokenView, view
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 __all__ = ["PARSER_VERSION", "CaptionParser", "parse_caption", "parse_view"]
 
@@ -71,7 +71,7 @@ class CaptionParser:
     is several times cheaper; a ruler it cannot reproduce stays in the pipeline.
 
     Args:
-        nlp: a loaded spaCy pipeline; ``None`` loads :func:`scenegraph.resources.load_spacy`
+        nlp: a loaded spaCy pipeline; ``None`` loads :func:`crepe_datasets.scenegraph.resources.load_spacy`
             with :data:`rules.UNUSED_PIPES` excluded.
         model: pipeline name or folder (when ``nlp`` is ``None``).
     """
@@ -80,7 +80,7 @@ class CaptionParser:
 
     def __init__(self, nlp: Any = None, model: str | None = None) -> None:
         if nlp is None:
-            from scenegraph.resources import load_spacy
+            from crepe_datasets.scenegraph.resources import load_spacy
 
             nlp = load_spacy(model, exclude=UNUSED_PIPES)
         self.nlp = nlp
@@ -91,7 +91,7 @@ class CaptionParser:
 
     @property
     def model_version(self) -> str:
-        from scenegraph.resources import spacy_model_version
+        from crepe_datasets.scenegraph.resources import spacy_model_version
 
         return spacy_model_version(self.nlp)
 

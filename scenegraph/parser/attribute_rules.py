@@ -8,7 +8,7 @@ third of the whole ``en_core_web_sm`` pipeline on short captions (measured by
 never reads.
 
 :class:`AttributeRules` compiles the ruler's own patterns, keeps those that set ``POS``, ``TAG``
-or ``DEP``, and applies them to the columns of a :class:`~scenegraph.parser.tokens.TokenView`
+or ``DEP``, and applies them to the columns of a :class:`~crepe_datasets.scenegraph.parser.tokens.TokenView`
 with spaCy's precedence: patterns in the order they were added, a later one overriding an
 earlier one, every pattern matched against the labels the statistical pipes predicted. The
 result of the single-token patterns depends only on the token's own labels, so it is cached.

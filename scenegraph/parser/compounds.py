@@ -5,14 +5,14 @@ material is an attribute. A run of ``compound`` modifiers (nested ones included,
 screen") merges with its head when WordNet lists the phrase as one noun (longest phrase wins),
 or when it is hyphenated or starts with a single letter ("t shirt"). An adjective merges only
 when the WordNet compound is not a kind of its head ("hot dog", "wet suit"; not "black cat",
-and never a colour). Modifiers left over are returned for :mod:`scenegraph.parser.nouns` to
-turn into attributes, owners or nothing (:func:`scenegraph.parser.words.compound_role`).
+and never a colour). Modifiers left over are returned for :mod:`crepe_datasets.scenegraph.parser.nouns` to
+turn into attributes, owners or nothing (:func:`crepe_datasets.scenegraph.parser.words.compound_role`).
 """
 
 from __future__ import annotations
 
-from scenegraph.parser import words
-from scenegraph.parser.tokens import TokenView
+from crepe_datasets.scenegraph.parser import words
+from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 
 def compound_mods(tv: TokenView, i: int) -> list[int]:

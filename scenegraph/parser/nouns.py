@@ -25,9 +25,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from scenegraph.parser import rules, words
-from scenegraph.parser.compounds import compound_mods, name_and_modifiers
-from scenegraph.parser.tokens import TokenView
+from crepe_datasets.scenegraph.parser import rules, words
+from crepe_datasets.scenegraph.parser.compounds import compound_mods, name_and_modifiers
+from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 NOUN_POS = frozenset({"NOUN", "PROPN"})
 ATTR_POS = frozenset({"ADJ", "VERB", "NOUN", "PROPN", "NUM", "ADV"})

@@ -24,9 +24,9 @@ Rules:
 
 from __future__ import annotations
 
-from scenegraph.parser import rules, words
-from scenegraph.parser.nouns import Nouns, _conjuncts, attribute_text
-from scenegraph.parser.tokens import TokenView
+from crepe_datasets.scenegraph.parser import rules, words
+from crepe_datasets.scenegraph.parser.nouns import Nouns, _conjuncts, attribute_text
+from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 Triple = tuple[int, str, int]
 VERB_POS = frozenset({"VERB", "AUX"})

@@ -14,9 +14,9 @@ regular ways. Each repair rewrites the :class:`TokenView` in place:
 
 from __future__ import annotations
 
-from scenegraph.parser import words
-from scenegraph.parser.nouns import _prefers_noun
-from scenegraph.parser.tokens import TokenView
+from crepe_datasets.scenegraph.parser import words
+from crepe_datasets.scenegraph.parser.nouns import _prefers_noun
+from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 GERUND_SUBJECT_DEPS = ("compound", "npadvmod", "nmod", "amod")
 PRONOUNS = frozenset({"it", "them"})

@@ -1,6 +1,6 @@
 """Data tables of the caption parser: every word list the rules consult, in one place.
 
-The rules themselves (in :mod:`scenegraph.parser.nouns` and :mod:`scenegraph.parser.relations`)
+The rules themselves (in :mod:`crepe_datasets.scenegraph.parser.nouns` and :mod:`crepe_datasets.scenegraph.parser.relations`)
 are generic over spaCy's dependency labels; these tables hold the closed-class vocabulary of
 caption English that dependency labels alone cannot decide. They are general English (copulas,
 quantity nouns, multi-word prepositions), not words picked from any evaluation caption.
@@ -15,7 +15,7 @@ PARSER_VERSION = "crepe-rules-1.0"
 #: Pipes the parser never reads: excluded when the model is loaded (speed).
 UNUSED_PIPES: tuple[str, ...] = (
     "ner",
-    "lemmatizer",  # lemmas come from lemminflect (scenegraph.lexicon), not from spaCy
+    "lemmatizer",  # lemmas come from lemminflect (crepe_datasets.scenegraph.lexicon), not from spaCy
     "entity_linker",
     "entity_ruler",
     "textcat",

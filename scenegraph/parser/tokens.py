@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from scenegraph.parser.attribute_rules import AttributeRules
+    from crepe_datasets.scenegraph.parser.attribute_rules import AttributeRules
 
 
 class TokenView:
@@ -124,7 +124,7 @@ def view(doc: Any, attribute_rules: AttributeRules | None = None) -> TokenView:
     Args:
         doc: a parsed ``Doc``.
         attribute_rules: the pipeline's ``attribute_ruler`` patterns, for a ``Doc`` made with
-            that pipe disabled (:class:`~scenegraph.parser.CaptionParser` does so); None reads
+            that pipe disabled (:class:`~crepe_datasets.scenegraph.parser.CaptionParser` does so); None reads
             POS as is.
     """
     if not _COLUMNS:

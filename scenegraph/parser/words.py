@@ -1,6 +1,6 @@
 """Word-level normalisation for the parser: object lemmas, verb lemmas, WordNet tests.
 
-Uses :mod:`scenegraph.lexicon` (``normalize_object``, ``lemmatize_verb``) when it is importable
+Uses :mod:`crepe_datasets.scenegraph.lexicon` (``normalize_object``, ``lemmatize_verb``) when it is importable
 and falls back to ``lemminflect`` otherwise. Every function is cached: captions repeat words,
 and the parser must cost little next to the spaCy pipeline itself.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from scenegraph.parser import rules
+from crepe_datasets.scenegraph.parser import rules
 
 
 def _fallback_object(name: str) -> str:
@@ -34,7 +34,7 @@ def _fallback_verb(word: str) -> str:
 
 def _resolve() -> tuple[Callable[[str], str], Callable[[str], str]]:
     try:
-        from scenegraph import lexicon
+        from crepe_datasets.scenegraph import lexicon
 
         return lexicon.normalize_object, lexicon.lemmatize_verb
     except (ImportError, AttributeError):
@@ -59,7 +59,7 @@ def verb_lemma(text: str) -> str:
 @functools.lru_cache(maxsize=1)
 def _wordnet():
     try:
-        from scenegraph.resources import wordnet
+        from crepe_datasets.scenegraph.resources import wordnet
 
         return wordnet()
     except Exception:

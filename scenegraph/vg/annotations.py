@@ -5,7 +5,7 @@ Each yields one partial :class:`SceneGraph` per image, so that builders can trea
 source alike: objects only (``objects.json``), objects with their attributes
 (``attributes.json``), or relationships with the objects embedded as their subject and object
 dicts (``relationships.json``; an object that ends several relationships appears once).
-Skips are counted as in :mod:`scenegraph.vg.scene_graphs`, under stages ``vg_objects``,
+Skips are counted as in :mod:`crepe_datasets.scenegraph.vg.scene_graphs`, under stages ``vg_objects``,
 ``vg_attributes`` and ``vg_relationships``; images with nothing valid are counted as
 ``image_empty`` and not yielded.
 """
@@ -16,12 +16,12 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from scenegraph.jsonstream import iter_json_items
-from scenegraph.provenance import DropLog
-from scenegraph.types import SceneGraph, SGObject
-from scenegraph.vg.images import ImageDataArg, resolve_image_data
-from scenegraph.vg.parse import object_id, parse_object, parse_relationship
-from scenegraph.vg.scene_graphs import collect_objects, image_header
+from crepe_datasets.scenegraph.jsonstream import iter_json_items
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import SceneGraph, SGObject
+from crepe_datasets.scenegraph.vg.images import ImageDataArg, resolve_image_data
+from crepe_datasets.scenegraph.vg.parse import object_id, parse_object, parse_relationship
+from crepe_datasets.scenegraph.vg.scene_graphs import collect_objects, image_header
 
 
 def _iter_object_lists(

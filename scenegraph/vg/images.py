@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scenegraph.errors import CrepeInputError
-from scenegraph.jsonstream import iter_json_items
-from scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.jsonstream import iter_json_items
+from crepe_datasets.scenegraph.provenance import DropLog
 
 STAGE = "vg_image_data"
 

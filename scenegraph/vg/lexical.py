@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from scenegraph.errors import CrepeInputError
-from scenegraph.jsonstream import load_json, require_file
-from scenegraph.provenance import DropLog
-from scenegraph.types import normalize_name
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.jsonstream import load_json, require_file
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import normalize_name
 
 STAGE = "vg_aliases"
 

@@ -4,7 +4,7 @@ Accepts the key spellings of VG v1.0, v1.2 and v1.4: object ids as ``object_id``
 names as ``names`` (first one kept), ``name`` or ``object_names``; sizes as ``w``/``h`` or
 ``width``/``height``; relationship ends as ``subject_id``/``object_id`` or embedded
 ``subject``/``object`` dicts. Names, attributes and predicates go through
-:func:`scenegraph.types.normalize_name` (object lemmatisation is left to the builders).
+:func:`crepe_datasets.scenegraph.types.normalize_name` (object lemmatisation is left to the builders).
 
 Box policy (needs the image size): a box partly outside its image is **clipped** to the image
 and kept (counted as the repair ``object_box_clipped``, not a drop); a box with no area inside the image is dropped
@@ -18,8 +18,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from scenegraph.provenance import DropLog
-from scenegraph.types import Box, Relationship, SGObject, normalize_name
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Box, Relationship, SGObject, normalize_name
 
 _NUMBER_TYPES = (int, float)
 # VG repeats a small vocabulary millions of times: cache the normalisation.

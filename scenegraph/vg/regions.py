@@ -3,7 +3,7 @@
 Each top-level record is ``{"id": image_id, "regions": [...]}``; a region has ``region_id``
 (v1.0: ``id``), ``image_id`` (v1.0: ``image``), ``phrase``, ``x``, ``y``, ``width``, ``height``.
 Phrases are kept as written, only stripped (they are captions, parsed later). Boxes follow the
-policy of :mod:`scenegraph.vg.parse` when image sizes are given. Skips are counted under stage
+policy of :mod:`crepe_datasets.scenegraph.vg.parse` when image sizes are given. Skips are counted under stage
 ``vg_regions``: ``image_not_an_object``, ``image_bad_regions``, ``region_not_an_object``,
 ``region_bad_id``, ``region_missing_phrase``, ``region_empty_phrase``, ``region_bad_box``,
 ``region_degenerate_box``, ``region_outside_image``, ``region_box_clipped`` (kept; a repair, not a drop),
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scenegraph.jsonstream import iter_json_items
-from scenegraph.provenance import DropLog
-from scenegraph.types import Box
-from scenegraph.vg.images import ImageDataArg, resolve_image_data
-from scenegraph.vg.parse import fit_box, read_box
+from crepe_datasets.scenegraph.jsonstream import iter_json_items
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Box
+from crepe_datasets.scenegraph.vg.images import ImageDataArg, resolve_image_data
+from crepe_datasets.scenegraph.vg.parse import fit_box, read_box
 
 STAGE = "vg_regions"
 

@@ -8,9 +8,9 @@ which are merged into their objects. Every skip is counted under stage ``vg_scen
 * images: ``image_not_an_object``, ``image_missing_id``, ``image_bad_objects``,
   ``image_bad_relationships`` (relationships ignored), ``image_no_objects``,
   ``image_size_unknown`` (kept unclipped; only with ``image_data``);
-* objects: see :mod:`scenegraph.vg.parse`, plus ``object_duplicate_id`` (first kept);
+* objects: see :mod:`crepe_datasets.scenegraph.vg.parse`, plus ``object_duplicate_id`` (first kept);
 * attributes of the v1.2 form: ``attribute_missing_object``;
-* relationships: ``relationship_*`` of :mod:`scenegraph.vg.parse` and
+* relationships: ``relationship_*`` of :mod:`crepe_datasets.scenegraph.vg.parse` and
   ``relationship_missing_object`` when an end is not among the graph's (kept) objects.
 """
 
@@ -22,11 +22,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from scenegraph.jsonstream import iter_json_items
-from scenegraph.provenance import DropLog
-from scenegraph.types import Relationship, SceneGraph, SGObject
-from scenegraph.vg.images import ImageDataArg, ImageInfo, resolve_image_data
-from scenegraph.vg.parse import normalize_attributes, object_id, parse_object, parse_relationship
+from crepe_datasets.scenegraph.jsonstream import iter_json_items
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.vg.images import ImageDataArg, ImageInfo, resolve_image_data
+from crepe_datasets.scenegraph.vg.parse import (
+    normalize_attributes,
+    object_id,
+    parse_object,
+    parse_relationship,
+)
 
 STAGE = "vg_scene_graphs"
 
@@ -112,7 +117,7 @@ def iter_scene_graphs(
         path: The ``scene_graphs.json`` file.
         drops: Receives every skipped image, object, attribute and relationship.
         image_data: Image sizes (from :func:`read_image_data`, or a path to ``image_data.json``);
-            when given, boxes are clipped or dropped as :mod:`scenegraph.vg.parse` describes
+            when given, boxes are clipped or dropped as :mod:`crepe_datasets.scenegraph.vg.parse` describes
             and graphs carry their image's width and height.
 
     Yields:

@@ -42,12 +42,12 @@ def main() -> None:
     parser.add_argument("--skip-build", action="store_true")
     args = parser.parse_args()
 
-    from builders.bindsplit.build import BindSplitSettings, build_bindsplit
-    from builders.bindsplit.extract import EXCLUDED_PIPES
-    from builders.bindsplit.training_table import build_training_table
-    from builders.sources.corpus import iter_corpus
-    from scenegraph.provenance import DropLog
-    from scenegraph.resources import load_spacy
+    from crepe_datasets.builders.bindsplit.build import BindSplitSettings, build_bindsplit
+    from crepe_datasets.builders.bindsplit.extract import EXCLUDED_PIPES
+    from crepe_datasets.builders.bindsplit.training_table import build_training_table
+    from crepe_datasets.builders.sources.corpus import iter_corpus
+    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.scenegraph.resources import load_spacy
 
     texts = list(dict.fromkeys(r.text for r in iter_corpus(f"coco:{COCO}", DropLog())))[
         : args.captions

@@ -110,7 +110,7 @@ def main() -> int:
         cmd = [
             sys.executable,
             "-m",
-            "scripts.cli",
+            "crepe_datasets.scripts.cli",
             "parse-corpus",
             "--corpus",
             f"text:{corpus}",

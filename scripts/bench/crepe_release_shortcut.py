@@ -18,14 +18,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from validation.shortcuts import audit_sets  # noqa: E402
+from crepe_datasets.validation.shortcuts import audit_sets  # noqa: E402
 
 OUR_CONFIG = {"atom": "hn_atom", "swap": "hn_swap", "negate": "hn_negate"}
 
 
 def release_sets(folder: Path) -> dict[str, list[list[str]]]:
-    from builders.sources.crepe_release import read_crepe_release
-    from scenegraph.provenance import DropLog
+    from crepe_datasets.builders.sources.crepe_release import read_crepe_release
+    from crepe_datasets.scenegraph.provenance import DropLog
 
     sets: dict[str, list[list[str]]] = defaultdict(list)
     drops = DropLog()
@@ -37,7 +37,7 @@ def release_sets(folder: Path) -> dict[str, list[list[str]]]:
 
 
 def our_sets(folder: Path) -> dict[str, list[list[str]]]:
-    from validation.invariants import read_tables
+    from crepe_datasets.validation.invariants import read_tables
 
     tables = read_tables(folder)
     return {
@@ -56,7 +56,10 @@ def main() -> int:
     )
     args = parser.parse_args()
     if not (args.ours / "data").is_dir():
-        from builders.productivity.build import ProductivitySettings, build_productivity
+        from crepe_datasets.builders.productivity.build import (
+            ProductivitySettings,
+            build_productivity,
+        )
 
         print(f"building {args.ours} from {args.vg} (template captions, no NLI, seed 0)…")
         build_productivity(

@@ -84,7 +84,7 @@ def naive(model, splits, image_dir: Path) -> tuple[float, list[int]]:
     """CREPE-style: per sample, encode its image and its retrieval set, then rank."""
     import torch
 
-    from evaluator.encode import RegionDataset
+    from crepe_datasets.evaluator.encode import RegionDataset
 
     loader = RegionDataset([], image_dir, model.preprocess)
     ranks = []
@@ -112,10 +112,10 @@ def main() -> None:
     import numpy as np
     import torch
 
-    from evaluator.compat import open_compat
-    from evaluator.models import load_model
-    from evaluator.run import EvalSettings, evaluate_source
-    from evaluator.tiny import write_tiny_open_clip
+    from crepe_datasets.evaluator.compat import open_compat
+    from crepe_datasets.evaluator.models import load_model
+    from crepe_datasets.evaluator.run import EvalSettings, evaluate_source
+    from crepe_datasets.evaluator.tiny import write_tiny_open_clip
 
     cuda = torch.cuda.is_available()
     with tempfile.TemporaryDirectory() as tmp:

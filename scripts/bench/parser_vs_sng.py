@@ -3,9 +3,9 @@
 In one run, on the same captions (default: ``../shared/data/factual/factual_sg/random/dev.csv``):
 
 * quality of both parsers (P/R/F1 of objects, attribute pairs, relation atoms, triplets, exact
-  graph rate; :mod:`validation.parser_scores`, identical normalisation for both);
+  graph rate; :mod:`crepe_datasets.validation.parser_scores`, identical normalisation for both);
 * speed per process, captions/s: our :class:`CaptionParser` (``nlp.pipe``, unused pipes
-  excluded, ``attribute_ruler`` replaced by :mod:`scenegraph.parser.attribute_rules`),
+  excluded, ``attribute_ruler`` replaced by :mod:`crepe_datasets.scenegraph.parser.attribute_rules`),
   sng_parser (its own ``nlp(text)`` per caption on the same loaded pipeline, passed
   explicitly), and the raw spaCy pipeline alone through ``nlp.pipe``: with the pipes that give
   the tags, POS and dependencies our rules read (the issue's ceiling), with those pipes less the
@@ -29,12 +29,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from scenegraph.parser import CaptionParser  # noqa: E402
-from scenegraph.parser.rules import NUMBER_WORDS, UNUSED_PIPES  # noqa: E402
-from scenegraph.resources import SPACY_MODELS, load_spacy, spacy_model_version  # noqa: E402
-from scenegraph.types import Relationship, SceneGraph, SGObject  # noqa: E402
-from validation.factual import read_factual  # noqa: E402
-from validation.parser_scores import score_graphs  # noqa: E402
+from crepe_datasets.scenegraph.parser import CaptionParser  # noqa: E402
+from crepe_datasets.scenegraph.parser.rules import NUMBER_WORDS, UNUSED_PIPES  # noqa: E402
+from crepe_datasets.scenegraph.resources import SPACY_MODELS, load_spacy, spacy_model_version  # noqa: E402
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject  # noqa: E402
+from crepe_datasets.validation.factual import read_factual  # noqa: E402
+from crepe_datasets.validation.parser_scores import score_graphs  # noqa: E402
 
 DEFAULT_GOLD = ROOT.parent / "shared" / "data" / "factual" / "factual_sg" / "random" / "dev.csv"
 
@@ -154,7 +154,9 @@ def main() -> int:
     )
     print(f"\nspeed, captions/s per process (best of {r}, interleaved, after a warm-up)")
     print(f"  tag+POS+dep pipes: {annotating}; ours runs them without attribute_ruler,")
-    print("  whose POS/TAG/DEP it reproduces exactly (scenegraph.parser.attribute_rules)")
+    print(
+        "  whose POS/TAG/DEP it reproduces exactly (crepe_datasets.scenegraph.parser.attribute_rules)"
+    )
     print(f"  {'':36}{'wall':>8}{'cpu':>8}")
     for name, (wall, cpu) in rates.items():
         print(f"  {name:36}{wall:8.0f}{cpu:8.0f}")

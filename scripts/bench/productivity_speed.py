@@ -30,15 +30,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from scripts.bench.vg_streaming import generate  # noqa: E402
+from crepe_datasets.scripts.bench.vg_streaming import generate  # noqa: E402
 
 SAMPLE = ROOT.parent / "shared/data/visual_genome/images_1-100"
 
 
 def _graphs(folder: Path, limit: int | None = None):
-    from builders.productivity.build import prepare_graph
-    from scenegraph.provenance import DropLog
-    from scenegraph.visual_genome import iter_scene_graphs, read_image_data
+    from crepe_datasets.builders.productivity.build import prepare_graph
+    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
     drops = DropLog()
     infos = read_image_data(folder / "image_data.json", drops)
@@ -51,14 +51,22 @@ def _graphs(folder: Path, limit: int | None = None):
 
 def _pipeline(graphs, stage: str, spool: Path | None = None) -> int:
     """Run the pipeline up to ``stage`` over ``graphs``; return the number of images."""
-    from builders.productivity.items import drop_other_captions, render_items, sample_items
-    from builders.productivity.regions import PatchDeduplicator, region_reason, subgraph_region
-    from builders.productivity.rows import CONFIG_NAMES, add_rows, features
-    from builders.productivity.sampler import sample_walks
-    from builders.productivity.spool import SpooledRows
-    from builders.region_filter import RegionFilter
-    from generators.captions.template import TemplateCaptionWriter
-    from scenegraph.provenance import DropLog
+    from crepe_datasets.builders.productivity.items import (
+        drop_other_captions,
+        render_items,
+        sample_items,
+    )
+    from crepe_datasets.builders.productivity.regions import (
+        PatchDeduplicator,
+        region_reason,
+        subgraph_region,
+    )
+    from crepe_datasets.builders.productivity.rows import CONFIG_NAMES, add_rows, features
+    from crepe_datasets.builders.productivity.sampler import sample_walks
+    from crepe_datasets.builders.productivity.spool import SpooledRows
+    from crepe_datasets.builders.region_filter import RegionFilter
+    from crepe_datasets.generators.captions.template import TemplateCaptionWriter
+    from crepe_datasets.scenegraph.provenance import DropLog
 
     drops, rf, writers = DropLog(), RegionFilter(), {"template": TemplateCaptionWriter()}
     tables = None
@@ -92,9 +100,9 @@ def _pipeline(graphs, stage: str, spool: Path | None = None) -> int:
 
 
 def _warm_resources() -> float:
-    from generators.negatives.foils import first_senses
-    from scenegraph.lexicon import singularize
-    from scenegraph.resources import wordnet
+    from crepe_datasets.generators.negatives.foils import first_senses
+    from crepe_datasets.scenegraph.lexicon import singularize
+    from crepe_datasets.scenegraph.resources import wordnet
 
     start = time.perf_counter()
     wordnet()

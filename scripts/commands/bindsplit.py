@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.errors import CrepeInputError
 
 
 def _echo_summary(out: Path, summary: dict[str, Any], seconds: float) -> None:
@@ -97,9 +97,9 @@ def bindsplit(
     seed: int,
 ) -> None:
     """Build crepe-bindsplit: benchmarks split by binding overlap with a training corpus."""
-    from builders.bindsplit.benchmarks import get_benchmark
-    from builders.bindsplit.build import BindSplitSettings, build_bindsplit
-    from scenegraph.provenance import write_json_atomic
+    from crepe_datasets.builders.bindsplit.benchmarks import get_benchmark
+    from crepe_datasets.builders.bindsplit.build import BindSplitSettings, build_bindsplit
+    from crepe_datasets.scenegraph.provenance import write_json_atomic
 
     if len(benchmarks) != len(paths):
         raise CrepeInputError(
@@ -140,7 +140,7 @@ def bindsplit_holdout(
     seen_test_fraction: float, out: Path,
 ) -> None:  # fmt: skip
     """Build a controlled k×k hold-out (train / fully_seen / partially_unseen / fully_unseen)."""
-    from builders.bindsplit.holdout_build import build_holdout_dataset
+    from crepe_datasets.builders.bindsplit.holdout_build import build_holdout_dataset
 
     start = time.time()
     folder, manifest = build_holdout_dataset(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cards.manifest import BuildManifest
+from crepe_datasets.cards.manifest import BuildManifest
 
 
 def _print_summary(built: list[tuple[str, Path, BuildManifest]], seconds: float) -> None:
@@ -32,8 +32,8 @@ def _print_summary(built: list[tuple[str, Path, BuildManifest]], seconds: float)
 
 def _demo_steps() -> list[tuple[str, Callable[[Path, Path, int], BuildManifest]]]:
     """(name, build function) of every builder's demo; each reads the demo inputs folder."""
-    from builders.bindsplit.demo import build_demo as bindsplit_demo
-    from builders.productivity.demo import build_demo as productivity_demo
+    from crepe_datasets.builders.bindsplit.demo import build_demo as bindsplit_demo
+    from crepe_datasets.builders.productivity.demo import build_demo as productivity_demo
 
     return [
         ("crepe-vg-regions", _build_vg_regions_demo),
@@ -43,7 +43,7 @@ def _demo_steps() -> list[tuple[str, Callable[[Path, Path, int], BuildManifest]]
 
 
 def _build_vg_regions_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
-    from builders.vg_regions import VGRegionsConfig, build_vg_regions
+    from crepe_datasets.builders.vg_regions import VGRegionsConfig, build_vg_regions
 
     return build_vg_regions(VGRegionsConfig(inputs / "vg", out, images=inputs / "images"))
 
@@ -59,7 +59,7 @@ def _build_vg_regions_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
 @click.option("--seed", type=int, default=0, show_default=True)
 def demo(out: Path, seed: int) -> None:
     """Write the bundled demo inputs and build every dataset that has a demo."""
-    from builders.demo_data import write_demo_inputs
+    from crepe_datasets.builders.demo_data import write_demo_inputs
 
     start = time.time()
     inputs = write_demo_inputs(out / "inputs", seed=seed)
@@ -89,7 +89,7 @@ def demo(out: Path, seed: int) -> None:
 @click.option("--out", type=click.Path(path_type=Path), required=True)
 def vg_regions(vg_dir: Path, images: Path | None, out: Path) -> None:
     """Build crepe-vg-regions: filtered Visual Genome region crops and their descriptions."""
-    from builders.vg_regions import VGRegionsConfig, build_vg_regions
+    from crepe_datasets.builders.vg_regions import VGRegionsConfig, build_vg_regions
 
     start = time.time()
     manifest = build_vg_regions(VGRegionsConfig(vg_dir, out, images=images))
@@ -99,7 +99,7 @@ def vg_regions(vg_dir: Path, images: Path | None, out: Path) -> None:
 @click.command()
 def doctor() -> None:
     """Check that the language resources (spaCy pipeline, WordNet) are installed."""
-    from scenegraph.resources import check
+    from crepe_datasets.scenegraph.resources import check
 
     for line in check():
         click.echo(line)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from scenegraph.provenance import cache_root
+from crepe_datasets.scenegraph.provenance import cache_root
 
 
 @click.command("evaluate")
@@ -94,8 +94,8 @@ def evaluate_cmd(
     n_boot,
 ) -> None:
     """Evaluate models on datasets; one JSON record per model × dataset × config × split."""
-    from evaluator.run import EvalSettings, run_evaluation, summary_table
-    from scenegraph.errors import CrepeInputError
+    from crepe_datasets.evaluator.run import EvalSettings, run_evaluation, summary_table
+    from crepe_datasets.scenegraph.errors import CrepeInputError
 
     if images is not None and not images.is_dir():
         raise CrepeInputError(f"image folder {images} does not exist; fix --images.")
@@ -120,7 +120,7 @@ def evaluate_cmd(
 )
 def report_cmd(results: Path, out: Path | None) -> None:
     """Render markdown tables, significance tests and PNG plots from a results folder."""
-    from evaluator.report import build_report
+    from crepe_datasets.evaluator.report import build_report
 
     files = build_report(results, out or results / "report.md")
     click.echo(f"report: {files[0]} ({len(files) - 1} plots)")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.errors import CrepeInputError
 
 
 def graph_record(caption: str, graph) -> dict:
@@ -44,9 +44,9 @@ def parse_cmd(input_path: Path, out: Path, batch_size: int, model: str | None) -
     """Parse captions into scene graphs (one JSON line per caption)."""
     from tqdm import tqdm
 
-    from builders.seen_clean import MAX_CHARS
-    from scenegraph.parser import CaptionParser
-    from scenegraph.provenance import write_text_atomic
+    from crepe_datasets.builders.seen_clean import MAX_CHARS
+    from crepe_datasets.scenegraph.parser import CaptionParser
+    from crepe_datasets.scenegraph.provenance import write_text_atomic
 
     if not input_path.is_file():
         raise CrepeInputError(
@@ -101,8 +101,8 @@ def parse_corpus_cmd(
     quiet: bool,
 ) -> None:
     """Parse a training corpus into seen tables (atoms, compounds, bindings + manifest)."""
-    from builders.engines import make_engine
-    from builders.seen_build import build_seen_tables
+    from crepe_datasets.builders.engines import make_engine
+    from crepe_datasets.builders.seen_build import build_seen_tables
 
     if scheduler and engine != "dask":
         raise CrepeInputError("--scheduler needs --engine dask.")
@@ -136,10 +136,10 @@ def parse_corpus_cmd(
 @click.option("--model", default=None, help="spaCy pipeline name or folder.")
 def validate_parser_cmd(gold: Path, out: Path, model: str | None) -> None:
     """Precision/recall/F1 of the caption parser against FACTUAL gold."""
-    from scenegraph.parser import CaptionParser
-    from scenegraph.provenance import DropLog, write_json_atomic
-    from validation.factual import read_factual
-    from validation.parser_scores import score_graphs
+    from crepe_datasets.scenegraph.parser import CaptionParser
+    from crepe_datasets.scenegraph.provenance import DropLog, write_json_atomic
+    from crepe_datasets.validation.factual import read_factual
+    from crepe_datasets.validation.parser_scores import score_graphs
 
     drops = DropLog()
     rows = read_factual(gold, drops)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.errors import CrepeInputError
 
 
 @click.command("productivity")
@@ -66,7 +66,7 @@ def build_productivity_cmd(
     seed: int,
 ) -> None:
     """Build crepe-productivity: complexity 4..12 subgraphs with HN-ATOM / HN-SWAP / HN-NEG."""
-    from builders.productivity.build import ProductivitySettings, build_productivity
+    from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
 
     if nli and no_nli:
         raise CrepeInputError("give either --nli NAME or --no-nli, not both.")
@@ -119,8 +119,8 @@ def build_productivity_cmd(
 )
 def validate_dataset_cmd(folder: Path, json_out: Path | None) -> None:
     """Check every row's invariants and audit text-only formatting shortcuts of a dataset folder."""
-    from validation.invariants import check_rows, read_tables
-    from validation.shortcuts import audit_rows
+    from crepe_datasets.validation.invariants import check_rows, read_tables
+    from crepe_datasets.validation.shortcuts import audit_rows
 
     tables = read_tables(folder)
     inv = check_rows(tables)

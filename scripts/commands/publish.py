@@ -17,8 +17,8 @@ import click
 @click.option("--dry-run", is_flag=True, help="Check the folder and show the plan; upload nothing.")
 def publish(folder: Path, repo_id: str, tag: str | None, private: bool, dry_run: bool) -> None:
     """Check a dataset folder, upload it as one commit and tag it."""
-    from cards.publish import plan_release
-    from cards.publish import publish as do_publish
+    from crepe_datasets.cards.publish import plan_release
+    from crepe_datasets.cards.publish import publish as do_publish
 
     plan = plan_release(folder, repo_id, tag)
     click.echo(

@@ -4,7 +4,12 @@ import json
 
 from PIL import Image
 
-from builders.demo_data import COLOURS, HELD_OUT_BINDINGS, N_IMAGES, write_demo_inputs
+from crepe_datasets.builders.demo_data import (
+    COLOURS,
+    HELD_OUT_BINDINGS,
+    N_IMAGES,
+    write_demo_inputs,
+)
 
 
 def test_demo_inputs_are_deterministic_and_complete(tmp_path):

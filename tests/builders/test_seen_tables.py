@@ -9,12 +9,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from builders.engines import InProcessEngine, make_engine
-from builders.seen_build import build_seen_tables
-from builders.seen_clean import clean_caption
-from builders.seen_tables import ShardCounts
-from scenegraph.provenance import DropLog
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.builders.engines import InProcessEngine, make_engine
+from crepe_datasets.builders.seen_build import build_seen_tables
+from crepe_datasets.builders.seen_clean import clean_caption
+from crepe_datasets.builders.seen_tables import ShardCounts
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from tests.conftest import require_shared
 
 CAPTIONS = [

@@ -8,11 +8,11 @@ import pytest
 import yaml
 from PIL import Image
 
-from builders.images import ImageCropper
-from builders.writer import write_dataset
-from cards.manifest import BuildManifest, read_manifest
-from cards.metadata import CardInfo, ConfigInfo, TaskSpec
-from scenegraph.errors import CrepeInputError
+from crepe_datasets.builders.images import ImageCropper
+from crepe_datasets.builders.writer import write_dataset
+from crepe_datasets.cards.manifest import BuildManifest, read_manifest
+from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
+from crepe_datasets.scenegraph.errors import CrepeInputError
 
 
 def _manifest(seed: int = 0) -> BuildManifest:

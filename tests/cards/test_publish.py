@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import pytest
 
-from builders.writer import write_dataset
-from cards.manifest import BuildManifest
-from cards.metadata import CardInfo, ConfigInfo
-from cards.publish import check_folder, plan_release
-from scenegraph.errors import CrepeInputError
-from scripts.cli import main
+from crepe_datasets.builders.writer import write_dataset
+from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.cards.metadata import CardInfo, ConfigInfo
+from crepe_datasets.cards.publish import check_folder, plan_release
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scripts.cli import main
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from builders.writer import write_dataset
-from cards.manifest import BuildManifest
-from cards.metadata import CardInfo, ConfigInfo, TaskSpec
+from crepe_datasets.builders.writer import write_dataset
+from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
 
 COLORS = {
     "red": (220, 30, 30),
@@ -149,7 +149,7 @@ def demo(tmp_path_factory) -> tuple[Path, Path, list[str]]:
 
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory, demo) -> tuple[Path, Path]:
-    from evaluator.tiny import write_tiny_hf_clip, write_tiny_open_clip
+    from crepe_datasets.evaluator.tiny import write_tiny_hf_clip, write_tiny_open_clip
 
     root = tmp_path_factory.mktemp("models")
     return write_tiny_open_clip(root / "oc"), write_tiny_hf_clip(root / "hf", demo[2])

@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from evaluator.compat import open_compat
-from evaluator.datasets_io import ImageRef, open_dataset
-from scenegraph.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.evaluator.compat import open_compat
+from crepe_datasets.evaluator.datasets_io import ImageRef, open_dataset
+from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
 from tests.conftest import require_shared
 
 
@@ -84,7 +84,7 @@ def test_sugarcrepe_and_aro_lists() -> None:
 
 
 def test_region_loader_reports_why_a_crop_failed(demo) -> None:
-    from evaluator.encode import RegionDataset
+    from crepe_datasets.evaluator.encode import RegionDataset
 
     _, images, _ = demo
     (images / "broken.png").write_bytes(b"not a png")

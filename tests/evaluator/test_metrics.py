@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evaluator.metrics import (
+from crepe_datasets.evaluator.metrics import (
     binary_metrics,
     group_metrics,
     n_folds,

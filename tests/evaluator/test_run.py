@@ -7,8 +7,8 @@ import json
 import pandas as pd
 import pytest
 
-from evaluator.records import read_records
-from scripts.cli import main
+from crepe_datasets.evaluator.records import read_records
+from crepe_datasets.scripts.cli import main
 
 pytestmark = pytest.mark.slow
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evaluator.statistics import (
+from crepe_datasets.evaluator.statistics import (
     PairTest,
     benjamini_hochberg,
     bootstrap_ci,

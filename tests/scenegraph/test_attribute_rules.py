@@ -6,11 +6,11 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from scenegraph.parser import CaptionParser, parse_caption
-from scenegraph.parser.attribute_rules import AttributeRules
-from scenegraph.parser.tokens import view
+from crepe_datasets.scenegraph.parser import CaptionParser, parse_caption
+from crepe_datasets.scenegraph.parser.attribute_rules import AttributeRules
+from crepe_datasets.scenegraph.parser.tokens import view
+from crepe_datasets.validation.factual import read_factual
 from tests.conftest import require_shared
-from validation.factual import read_factual
 
 EDGE_CASES = [
     "there are two dogs on a couch",  # the two-token "expl + is/are" -> VERB rule

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scenegraph import lexicon
+from crepe_datasets.scenegraph import lexicon
 
 
 @pytest.mark.parametrize(

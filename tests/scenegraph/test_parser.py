@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scenegraph.parser import CaptionParser, parse_view
-from scenegraph.parser.tokens import TokenView
+from crepe_datasets.scenegraph.parser import CaptionParser, parse_view
+from crepe_datasets.scenegraph.parser.tokens import TokenView
 from tests.conftest import require_shared
 
 
@@ -103,8 +103,8 @@ def test_rules_run_on_a_hand_written_parse() -> None:
 
 @pytest.mark.slow
 def test_factual_dev_targets(parser: CaptionParser) -> None:
-    from validation.factual import read_factual
-    from validation.parser_scores import score_graphs
+    from crepe_datasets.validation.factual import read_factual
+    from crepe_datasets.validation.parser_scores import score_graphs
 
     gold = read_factual(require_shared("factual", "factual_sg", "random", "dev.csv"))
     scores = score_graphs(parser.parse([g.caption for g in gold]), gold)

@@ -4,7 +4,12 @@ import hashlib
 
 import pytest
 
-from scenegraph.provenance import DropLog, atomic_directory, describe_inputs, write_json_atomic
+from crepe_datasets.scenegraph.provenance import (
+    DropLog,
+    atomic_directory,
+    describe_inputs,
+    write_json_atomic,
+)
 
 
 def test_drop_log_counts_merges_and_serialises():

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from scenegraph.types import (
+from crepe_datasets.scenegraph.types import (
     Atom,
     Binding,
     Box,

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
-from scenegraph.types import Box, normalize_name
-from scenegraph.visual_genome import (
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Box, normalize_name
+from crepe_datasets.scenegraph.visual_genome import (
     ImageInfo,
     iter_attributes,
     iter_objects,

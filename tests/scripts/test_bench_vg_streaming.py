@@ -4,8 +4,8 @@ import copy
 import importlib.util
 import json
 
-from scenegraph.provenance import DropLog
-from scenegraph.visual_genome import iter_scene_graphs
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs
 from tests.conftest import REPO_ROOT, require_shared
 
 

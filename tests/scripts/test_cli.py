@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from scripts.cli import main
+from crepe_datasets.scripts.cli import main
 
 
 def test_help_lists_groups(capsys):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from scenegraph.errors import CrepeInputError
-from scripts.cli import cli, main
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scripts.cli import cli, main
 
 
 def test_parse_writes_one_line_per_caption(tmp_path: Path) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from generators.negatives import compact_json
-from scenegraph.types import Relationship, SceneGraph, SGObject
-from validation.invariants import check_rows, read_tables
+from crepe_datasets.generators.negatives import compact_json
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.validation.invariants import check_rows, read_tables
 
 SUB = SceneGraph(
     [SGObject(1, "boy", ("tall",)), SGObject(2, "grass", ("green",))],

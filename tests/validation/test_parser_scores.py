@@ -6,12 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
-from scenegraph.types import Relationship, SceneGraph, SGObject
-from tests.conftest import require_shared
-from validation.factual import parse_scene_graph, read_factual
-from validation.parser_scores import (
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.validation.factual import parse_scene_graph, read_factual
+from crepe_datasets.validation.parser_scores import (
     CaptionTuples,
     norm_attribute,
     norm_object,
@@ -19,6 +18,7 @@ from validation.parser_scores import (
     score,
     score_graphs,
 )
+from tests.conftest import require_shared
 
 
 def test_parse_scene_graph_string() -> None:
@@ -76,7 +76,7 @@ def test_score_counts_and_errors() -> None:
 
 
 def test_score_graphs_from_scene_graphs() -> None:
-    from validation.factual import GoldGraph
+    from crepe_datasets.validation.factual import GoldGraph
 
     g = SceneGraph(
         [SGObject(0, "man", ()), SGObject(1, "glasses", ("black",))], [Relationship(0, "wear", 1)]

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from crepe_datasets.validation.shortcuts import (
+    FEATURES,
+    MARGIN,
+    audit_rows,
+    audit_sets,
+    expected_r1,
+)
 from tests.conftest import require_shared
-from validation.shortcuts import FEATURES, MARGIN, audit_rows, audit_sets, expected_r1
 
 
 def test_uniform_formatting_scores_chance():
@@ -41,8 +47,8 @@ def test_report_pools_splits_per_config():
 
 def test_crepe_release_negate_has_the_lower_case_shortcut():
     folder = require_shared("crepe_release", "prod_hard_negatives", "negate")
-    from builders.sources.crepe_release import read_crepe_release
-    from scenegraph.provenance import DropLog
+    from crepe_datasets.builders.sources.crepe_release import read_crepe_release
+    from crepe_datasets.scenegraph.provenance import DropLog
 
     files = sorted(folder.glob("*_complexity_4.csv"))
     sets = [[s.caption, *s.negatives] for s in read_crepe_release(files[0], DropLog())]

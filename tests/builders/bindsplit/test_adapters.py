@@ -6,11 +6,16 @@ import json
 
 import pytest
 
-from builders.bindsplit.adapters import aro_samples, find_swap, free_form_samples, parse_aro_caption
-from builders.bindsplit.extract import load_extractor_nlp
-from builders.sources.aro import read_aro_attribution
-from builders.sources.records import GroupSample, PairSample
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.bindsplit.adapters import (
+    aro_samples,
+    find_swap,
+    free_form_samples,
+    parse_aro_caption,
+)
+from crepe_datasets.builders.bindsplit.extract import load_extractor_nlp
+from crepe_datasets.builders.sources.aro import read_aro_attribution
+from crepe_datasets.builders.sources.records import GroupSample, PairSample
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 

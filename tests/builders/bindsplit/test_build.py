@@ -7,7 +7,7 @@ import json
 import pytest
 from datasets import load_dataset
 
-from scripts.cli import main
+from crepe_datasets.scripts.cli import main
 
 CORPUS = [
     "A red car parked near a blue bus.",

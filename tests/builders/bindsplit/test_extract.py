@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from builders.bindsplit.extract import ExtractedBinding, doc_bindings, load_extractor_nlp
+from crepe_datasets.builders.bindsplit.extract import (
+    ExtractedBinding,
+    doc_bindings,
+    load_extractor_nlp,
+)
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from datasets import load_dataset
 
-from builders.bindsplit.holdout import build_holdout, grid_from_rows, make_grid
-from builders.bindsplit.holdout_build import build_holdout_dataset
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.bindsplit.holdout import build_holdout, grid_from_rows, make_grid
+from crepe_datasets.builders.bindsplit.holdout_build import build_holdout_dataset
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 
 COLOURS = ["red", "blue", "green", "yellow", "black", "white", "brown", "gray"]
 ANIMALS = [

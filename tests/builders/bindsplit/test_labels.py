@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from builders.bindsplit.adapters import BindingSample
-from builders.bindsplit.labels import (
+from crepe_datasets.builders.bindsplit.adapters import BindingSample
+from crepe_datasets.builders.bindsplit.labels import (
     BUCKETS,
     CLOSE,
     COLLAPSED,

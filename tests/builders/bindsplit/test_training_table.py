@@ -5,9 +5,9 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 
-import builders.bindsplit.training_table as tt
-from builders.bindsplit.training_table import COLUMNS, build_training_table
-from scenegraph.errors import CrepeInputError
+import crepe_datasets.builders.bindsplit.training_table as tt
+from crepe_datasets.builders.bindsplit.training_table import COLUMNS, build_training_table
+from crepe_datasets.scenegraph.errors import CrepeInputError
 
 CAPTIONS = [
     "A red car parked on the street.",

@@ -7,8 +7,8 @@ import json
 import pytest
 from PIL import Image
 
-from builders.productivity.build import ProductivitySettings, build_productivity
-from builders.productivity.rows import CONFIG_NAMES
+from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
+from crepe_datasets.builders.productivity.rows import CONFIG_NAMES
 from tests.conftest import require_shared
 
 pytestmark = pytest.mark.slow
@@ -82,7 +82,7 @@ def test_same_seed_same_bytes(vg, tmp_path):
 def test_images_are_cropped_into_the_dataset(vg, tmp_path):
     from datasets import load_dataset
 
-    from scenegraph.visual_genome import read_image_data
+    from crepe_datasets.scenegraph.visual_genome import read_image_data
 
     images = tmp_path / "images"
     images.mkdir()

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from builders.productivity.build import ProductivitySettings, build_productivity
+from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
 from tests.conftest import require_shared
 from tests.generators.captions.test_llm import ChatServer, faithful_caption
 from tests.generators.filters.tiny_models import save_tiny_nli

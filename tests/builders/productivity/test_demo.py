@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from builders.demo_data import write_demo_inputs
-from builders.productivity.demo import build_demo
+from crepe_datasets.builders.demo_data import write_demo_inputs
+from crepe_datasets.builders.productivity.demo import build_demo
 
 pytestmark = pytest.mark.slow
 

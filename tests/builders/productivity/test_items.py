@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from builders.productivity.items import (
+from crepe_datasets.builders.productivity.items import (
     drop_entailed,
     drop_other_captions,
     render_items,
     sample_items,
 )
-from generators.captions import WrittenCaption
-from generators.captions.template import TemplateCaptionWriter, template_caption
-from scenegraph.provenance import DropLog
+from crepe_datasets.generators.captions import WrittenCaption
+from crepe_datasets.generators.captions.template import TemplateCaptionWriter, template_caption
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.generators.negatives.helpers import image_graph
 
 pytestmark = pytest.mark.slow  # WordNet (first load)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from builders.productivity.regions import PatchDeduplicator, region_reason, subgraph_region
-from builders.region_filter import RegionFilter
-from scenegraph.types import Box, SceneGraph, SGObject
+from crepe_datasets.builders.productivity.regions import (
+    PatchDeduplicator,
+    region_reason,
+    subgraph_region,
+)
+from crepe_datasets.builders.region_filter import RegionFilter
+from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
 
 
 def _graph(*boxes: Box, width: int | None = 800, height: int | None = 600) -> SceneGraph:

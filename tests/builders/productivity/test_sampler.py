@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from builders.productivity.build import prepare_graph
-from builders.productivity.sampler import random_walk, sample_walks, walk_rng
-from generators.negatives.graphs import GraphIndex
-from scenegraph.provenance import DropLog
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.builders.productivity.build import prepare_graph
+from crepe_datasets.builders.productivity.sampler import random_walk, sample_walks, walk_rng
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from tests.conftest import require_shared
 
 
@@ -83,7 +83,7 @@ def test_too_small_and_unreachable():
 
 def test_real_visual_genome_sample():
     folder = require_shared("visual_genome", "images_1-100")
-    from scenegraph.visual_genome import iter_scene_graphs, read_image_data
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
     drops = DropLog()
     infos = read_image_data(folder / "image_data.json", drops)

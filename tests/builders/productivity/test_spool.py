@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from builders.productivity.spool import SpooledRows
+from crepe_datasets.builders.productivity.spool import SpooledRows
 
 
 def test_append_len_slices_and_iteration(tmp_path):

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from builders.sources.aro import read_aro_attribution, read_aro_relation
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.aro import read_aro_attribution, read_aro_relation
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 

@@ -4,9 +4,9 @@ import csv
 
 import pytest
 
-from builders.sources.bivlc import read_bivlc
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.bivlc import read_bivlc
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 

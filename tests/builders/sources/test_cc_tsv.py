@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from builders.sources.cc_tsv import detect_header, read_cc_tsv
-from builders.sources.corpus import iter_corpus
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.cc_tsv import detect_header, read_cc_tsv
+from crepe_datasets.builders.sources.corpus import iter_corpus
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from builders.sources.coco import read_coco_captions
-from builders.sources.corpus import iter_corpus
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.coco import read_coco_captions
+from crepe_datasets.builders.sources.corpus import iter_corpus
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from builders.sources.corpus import corpus_files, iter_corpus, parse_spec
-from builders.sources.registry import known_formats, register_corpus, single_file
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.corpus import corpus_files, iter_corpus, parse_spec
+from crepe_datasets.builders.sources.registry import known_formats, register_corpus, single_file
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 
 
 def test_known_kinds_are_registered():
@@ -34,5 +34,7 @@ def test_option_split_only_for_formats_with_options(tmp_path):
 
 
 def test_duplicate_registration_names_both_entries():
-    with pytest.raises(ValueError, match=r"registered twice: builders\.sources\.coco"):
+    with pytest.raises(
+        ValueError, match=r"registered twice: crepe_datasets\.builders\.sources\.coco"
+    ):
         register_corpus("coco", single_file, "dup")(lambda files, drops, option: iter(()))

@@ -5,9 +5,13 @@ import csv
 
 import pytest
 
-from builders.sources.crepe_release import parse_literal_strings, read_crepe_release, release_files
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.crepe_release import (
+    parse_literal_strings,
+    read_crepe_release,
+    release_files,
+)
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 HEADER = "image_id,caption,n,n_objects,n_relations,n_attributes,n_connected_components,hard_negs,x,y,width,height\n"

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import json
 
-from builders.sources.corpus import iter_corpus
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.corpus import iter_corpus
+from crepe_datasets.scenegraph.provenance import DropLog
 
 
 def test_jsonl_fields_and_counted_skips(tmp_path):

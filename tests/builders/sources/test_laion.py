@@ -4,10 +4,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from builders.sources import laion
-from builders.sources.corpus import corpus_files, iter_corpus
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources import laion
+from crepe_datasets.builders.sources.corpus import corpus_files, iter_corpus
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 

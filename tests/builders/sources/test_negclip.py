@@ -3,8 +3,8 @@ from __future__ import annotations
 import ast
 import csv
 
-from builders.sources.negclip import read_negclip
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.negclip import read_negclip
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 

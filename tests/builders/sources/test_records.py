@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from builders.sources.records import CaptionRecord, GroupSample, PairSample
+from crepe_datasets.builders.sources.records import CaptionRecord, GroupSample, PairSample
 
 
 def test_records_are_frozen_and_meta_is_not_compared():

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from builders.sources.sugarcrepe import SUBSETS, read_sugarcrepe
-from scenegraph.errors import CrepeInputError
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.sugarcrepe import SUBSETS, read_sugarcrepe
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from builders.sources.corpus import iter_corpus
-from scenegraph.provenance import DropLog
+from crepe_datasets.builders.sources.corpus import iter_corpus
+from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from generators.captions.coverage import missing_atoms
-from scenegraph.types import Atom, Relationship, SceneGraph, SGObject
+from crepe_datasets.generators.captions.coverage import missing_atoms
+from crepe_datasets.scenegraph.types import Atom, Relationship, SceneGraph, SGObject
 
 
 def _graph() -> SceneGraph:

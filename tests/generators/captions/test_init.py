@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from generators.captions import match_format, negate_caption_text, write_texts
-from generators.captions.template import TemplateCaptionWriter
-from scenegraph.types import SceneGraph, SGObject
+from crepe_datasets.generators.captions import match_format, negate_caption_text, write_texts
+from crepe_datasets.generators.captions.template import TemplateCaptionWriter
+from crepe_datasets.scenegraph.types import SceneGraph, SGObject
 
 
 def test_match_format_copies_case_spacing_and_final_mark():

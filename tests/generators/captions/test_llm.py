@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from generators.captions.llm import LLMCaptionWriter, clean_caption, parse_llm_spec
-from generators.captions.prompts import EXAMPLES_PER_PROMPT, graph_text, load_fewshot
-from scenegraph.errors import CrepeInputError
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.generators.captions.llm import LLMCaptionWriter, clean_caption, parse_llm_spec
+from crepe_datasets.generators.captions.prompts import EXAMPLES_PER_PROMPT, graph_text, load_fewshot
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 # A reply is (status, content or error message, seconds to wait first, extra headers).
 Reply = tuple[int, str, float, dict[str, str]]

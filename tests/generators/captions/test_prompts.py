@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from generators.captions.coverage import missing_atoms
-from generators.captions.llm import clean_caption
-from generators.captions.prompts import (
+from crepe_datasets.generators.captions.coverage import missing_atoms
+from crepe_datasets.generators.captions.llm import clean_caption
+from crepe_datasets.generators.captions.prompts import (
     EXAMPLES_PER_PROMPT,
     FEWSHOT_COMPLEXITIES,
     build_messages,
@@ -15,7 +15,7 @@ from generators.captions.prompts import (
     load_fewshot,
     suffixed_names,
 )
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 
 def test_objects_with_attributes_and_numbered_duplicates() -> None:

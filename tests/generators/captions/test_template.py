@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from generators.captions.template import TemplateCaptionWriter, join_and, template_caption
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.generators.captions.template import (
+    TemplateCaptionWriter,
+    join_and,
+    template_caption,
+)
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 
 def _boy_on_grass() -> SceneGraph:

@@ -6,8 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from generators.filters.entailment import EntailmentFilter, entailment_index, length_batches
-from scenegraph.errors import MissingResourceError
+from crepe_datasets.generators.filters.entailment import (
+    EntailmentFilter,
+    entailment_index,
+    length_batches,
+)
+from crepe_datasets.scenegraph.errors import MissingResourceError
 from tests.generators.filters.tiny_models import SENTENCES, one_thread, save_tiny_nli
 
 pytestmark = pytest.mark.slow  # imports torch and transformers
@@ -120,7 +124,7 @@ def test_length_batches_sort_longest_first() -> None:
 def test_device_defaults_to_cuda_when_available() -> None:
     import torch
 
-    from generators.filters.loading import resolve_device
+    from crepe_datasets.generators.filters.loading import resolve_device
 
     assert resolve_device(None) == ("cuda" if torch.cuda.is_available() else "cpu")
     assert resolve_device("cpu") == "cpu"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scenegraph.types import Box, Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Box, Relationship, SceneGraph, SGObject
 
 
 def image_graph() -> SceneGraph:

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from generators.negatives.atom import atom_negatives
-from generators.negatives.foils import attribute_foils, object_foils, relation_foils
-from generators.negatives.graphs import GraphIndex
-from scenegraph.types import Box, SGObject
+from crepe_datasets.generators.negatives.atom import atom_negatives
+from crepe_datasets.generators.negatives.foils import attribute_foils, object_foils, relation_foils
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.scenegraph.types import Box, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 
 pytestmark = pytest.mark.slow  # WordNet (first load)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generators.negatives.foils import (
+from crepe_datasets.generators.negatives.foils import (
     first_senses,
     ranked_cohyponyms,
     relation_foils,

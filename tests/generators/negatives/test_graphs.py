@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from generators.negatives import compact_json, from_compact
-from generators.negatives.graphs import GraphIndex
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.generators.negatives import compact_json, from_compact
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from generators.negatives.graphs import GraphIndex
-from generators.negatives.negate import (
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.negatives.negate import (
     attribute_negation_valid,
     negate_negatives,
     object_negation_valid,
     relationship_negation_valid,
 )
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 
 
@@ -63,7 +63,7 @@ def test_object_negation_invalid_when_an_other_object_matches():
 
 
 def test_invalid_negations_are_counted():
-    from scenegraph.provenance import DropLog
+    from crepe_datasets.scenegraph.provenance import DropLog
 
     g = image_graph()
     drops = DropLog()

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from generators.negatives.graphs import GraphIndex
-from generators.negatives.swap import swap_candidates, swap_negatives
-from scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.negatives.swap import swap_candidates, swap_negatives
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 
 pytestmark = pytest.mark.slow  # WordNet synonyms (first load)
@@ -84,7 +84,7 @@ def test_permutations_only_at_n4():
 
 
 def test_rejected_swaps_are_counted():
-    from scenegraph.provenance import DropLog
+    from crepe_datasets.scenegraph.provenance import DropLog
 
     g = image_graph()
     g.relationships.append(Relationship(2, "wearing", 1))

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from scripts.cli import main
+from crepe_datasets.scripts.cli import main
 from tests.conftest import require_shared
 
 
