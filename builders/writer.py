@@ -26,8 +26,10 @@ import pyarrow.parquet as pq
 
 from crepe_datasets.builders.images import ImageCropper
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest
+from crepe_datasets.cards.portable import portable_manifest
 from crepe_datasets.cards.render import render_card
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.errors import CrepeInputError, FailedChecksError
+from crepe_datasets.scenegraph.outputs import check_output
 from crepe_datasets.scenegraph.provenance import (
     InputFile,
     atomic_directory,
@@ -55,6 +57,26 @@ def _features_for(rows_by_split: Mapping[str, Rows], embed_images: bool):
 
 
 Embed = Callable[[list[dict]], list[dict]]
+
+
+def failed_checks(validation: Mapping[str, Any]) -> list[str]:
+    """One line per failed check of a manifest's ``validation`` (``{name: {"passed": …}}``)."""
+    out = []
+    for name, result in sorted(validation.items()):
+        if not isinstance(result, Mapping) or result.get("passed", True):
+            continue
+        where = result.get("violations") or {
+            c: "failed"
+            for c, r in (result.get("configs") or {}).items()
+            if not r.get("passed", True)
+        }
+        details = ", ".join(
+            f"{c}: "
+            + (", ".join(f"{k}={n}" for k, n in v.items()) if isinstance(v, Mapping) else v)
+            for c, v in sorted(where.items())
+        )
+        out.append(f"{name} FAILED" + (f" ({details})" if details else ""))
+    return out
 
 
 def _image_embedder(cropper: ImageCropper, file_column: str, bbox_column: str) -> Embed:
@@ -106,6 +128,7 @@ def write_dataset(
     features: Mapping[str, Any] | None = None,
     images: ImageCropper | None = None,
     rows_per_shard: int = DEFAULT_ROWS_PER_SHARD,
+    allow_failed_checks: bool = False,
 ) -> Path:
     """Write a dataset folder atomically and return its path.
 
@@ -117,13 +140,29 @@ def write_dataset(
         images: when given, every row's ``image_file`` + ``bbox`` region is embedded as an
             ``image`` column (``datasets.Image``); rows whose crop fails are dropped and counted.
         rows_per_shard: maximum rows per parquet file.
+        allow_failed_checks: write even when a check in ``manifest.validation`` failed; the
+            manifest (``validation.failed_checks``) and the top of the card then say which.
+
+    The manifest and card are written through :func:`crepe_datasets.cards.portable.portable_manifest`
+    (no absolute, home or cache path); ``out_dir`` may be new, empty or an earlier dataset of this
+    toolkit (a folder holding anything else, or a file, is refused).
 
     Raises:
-        CrepeInputError: when there is nothing to write.
+        CrepeInputError: when there is nothing to write, or ``out_dir`` is not safe to replace.
+        FailedChecksError: when a validation check failed and ``allow_failed_checks`` is False
+            (nothing is written then).
     """
     if not any(rows for splits in tables.values() for rows in splits.values()):
         raise CrepeInputError(f"nothing to write to {out_dir}: every config and split is empty")
-    out_dir = Path(out_dir)
+    out_dir = check_output(out_dir, "dataset", overwrite=True)
+    failed = failed_checks(manifest.validation)
+    if failed and not allow_failed_checks:
+        raise FailedChecksError(
+            f"the build failed its checks ({'; '.join(failed)}); nothing was written to {out_dir}: "
+            "fix the inputs or settings, or pass --allow-failed-checks to write it anyway, marked as failed"
+        )
+    if failed:
+        manifest.validation["failed_checks"] = failed
     counts: dict[str, dict[str, int]] = {}
     yaml_features: dict[str, list] = {}
     written: list[Path] = []
@@ -160,6 +199,7 @@ def write_dataset(
             for d in [describe_input(p)]
         ]
         manifest.wall_time_s = round(time.time() - manifest.started_at, 3)
-        write_json_atomic(tmp / MANIFEST_NAME, manifest.to_dict())
-        write_text_atomic(tmp / "README.md", render_card(manifest))
+        published = portable_manifest(manifest)
+        write_json_atomic(tmp / MANIFEST_NAME, published.to_dict())
+        write_text_atomic(tmp / "README.md", render_card(published))
     return out_dir

@@ -15,7 +15,7 @@ from typing import Any
 
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo
 from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog, InputFile, describe_inputs
+from crepe_datasets.scenegraph.provenance import DropLog, InputFile, command_start, describe_inputs
 from crepe_datasets.scenegraph.version import __version__
 
 MANIFEST_NAME = "build_manifest.json"
@@ -78,16 +78,28 @@ class BuildManifest:
     drops: DropLog = field(default_factory=DropLog)
     summary: dict[str, Any] = field(default_factory=dict)
     validation: dict[str, Any] = field(default_factory=dict)
-    started_at: float = field(default_factory=time.time)
+    started_at: float = field(default_factory=command_start)
     wall_time_s: float | None = None
 
     def add_inputs(self, *paths: str | Path) -> None:
-        """Record input files (folders expand to their files) with size and SHA-256."""
+        """Record input files (folders expand to their files) with size and SHA-256.
+
+        Each file is recorded by a portable name, never by where it lies on this machine: a
+        file given directly by its file name, a file of a given folder as ``FOLDER/RELATIVE``.
+        """
         known = {f.path for f in self.inputs}
-        for described in describe_inputs(list(paths)):
-            if described.path not in known:
-                self.inputs.append(described)
-                known.add(described.path)
+        for given in paths:
+            root = Path(given)
+            for described in describe_inputs([root]):
+                file = Path(described.path)
+                name = (
+                    f"{root.resolve().name}/{file.relative_to(root).as_posix()}"
+                    if root.is_dir()
+                    else file.name
+                )
+                if name not in known:
+                    self.inputs.append(InputFile(name, described.bytes, described.sha256))
+                    known.add(name)
 
     def to_dict(self) -> dict[str, Any]:
         return {

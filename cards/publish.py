@@ -7,13 +7,21 @@ A release is: the folder uploaded as one commit of a dataset repo, then a tag ``
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import yaml
 
-from crepe_datasets.cards.manifest import read_manifest
+from crepe_datasets.cards.manifest import MANIFEST_NAME, read_manifest
 from crepe_datasets.scenegraph.errors import CrepeInputError
+
+# File names (lower case) that look like credentials; a dataset folder holding one is not published.
+SECRET_PATTERNS = (
+    ".env", ".env.*", "*.env", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore",
+    "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.ppk", ".netrc", "_netrc", ".pypirc",
+    ".npmrc", ".git-credentials", "*credentials*", "*token*", "*secret*", ".htpasswd",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -61,31 +69,65 @@ def check_folder(folder: str | Path) -> tuple[str, ...]:
     return names
 
 
-def plan_release(folder: str | Path, repo_id: str, tag: str | None = None) -> ReleasePlan:
-    """The release of ``folder`` to ``repo_id`` (tag defaults to ``v`` + dataset version)."""
+def secret_files(folder: str | Path) -> list[str]:
+    """Files under ``folder`` whose names look like secrets (keys, tokens, ``.env``), relative."""
     folder = Path(folder)
+    found = []
+    for path in sorted(folder.rglob("*")):
+        name = path.name.lower()
+        if any(fnmatch.fnmatch(name, pattern) for pattern in SECRET_PATTERNS):
+            found.append(path.relative_to(folder).as_posix())
+    return found
+
+
+def plan_release(folder: str | Path, repo_id: str, tag: str | None = None) -> ReleasePlan:
+    """The release of ``folder`` to ``repo_id`` (tag defaults to ``v`` + dataset version).
+
+    Only the files the manifest names are planned: ``README.md``, ``build_manifest.json`` and
+    the parquet files of ``outputs``; anything else in the folder stays on this machine.
+
+    Raises:
+        CrepeInputError: the folder is incomplete, or holds a secrets-like file (``.env``,
+            ``*.pem``, ``id_rsa``, tokens …), which it refuses to publish beside.
+    """
+    folder = Path(folder)
+    secrets = secret_files(folder)
+    if secrets:
+        raise CrepeInputError(
+            f"{folder} holds secrets-like files ({', '.join(secrets[:5])}); move them out of the "
+            "dataset folder before publishing"
+        )
     configs = check_folder(folder)
     if "/" not in repo_id:
         raise CrepeInputError(f"repository {repo_id!r} must be written as <org or user>/<name>")
-    version = read_manifest(folder).version
-    files = tuple(sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()))
-    return ReleasePlan(folder, repo_id, tag or f"v{version}", files, configs)
+    manifest = read_manifest(folder)
+    files = ("README.md", MANIFEST_NAME, *sorted(o.path for o in manifest.outputs))
+    for name in files:
+        path = PurePosixPath(name)
+        if path.is_absolute() or ".." in path.parts or not (folder / path).is_file():
+            raise CrepeInputError(
+                f"{folder}: the manifest lists {name}, which is not a file of the folder"
+            )
+    return ReleasePlan(folder, repo_id, tag or f"v{manifest.version}", files, configs)
 
 
 def publish(plan: ReleasePlan, private: bool = False, token: str | None = None) -> str:
     """Upload the folder as one commit and tag it; return the commit URL.
 
-    Needs network access and a Hub token with write access (``huggingface-cli login`` or
+    Only ``plan.files`` (the files the manifest lists) are uploaded. Needs network access and a Hub token with write access (``huggingface-cli login`` or
     ``HF_TOKEN``).
     """
-    from huggingface_hub import HfApi
+    from huggingface_hub import CommitOperationAdd, HfApi
 
     api = HfApi(token=token)
     api.create_repo(plan.repo_id, repo_type="dataset", private=private, exist_ok=True)
-    commit = api.upload_folder(
-        folder_path=str(plan.folder),
+    commit = api.create_commit(
         repo_id=plan.repo_id,
         repo_type="dataset",
+        operations=[
+            CommitOperationAdd(path_in_repo=name, path_or_fileobj=str(plan.folder / name))
+            for name in plan.files
+        ],
         commit_message=f"Release {plan.tag}",
     )
     api.create_tag(plan.repo_id, tag=plan.tag, repo_type="dataset", revision=commit.oid)

@@ -12,3 +12,7 @@ class CrepeInputError(ValueError):
 
 class MissingResourceError(RuntimeError):
     """A language resource (spaCy pipeline, WordNet, a model) is not installed; the message says how."""
+
+
+class FailedChecksError(CrepeInputError):
+    """A build whose invariant or audit checks failed; written only with ``--allow-failed-checks``."""

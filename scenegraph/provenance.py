@@ -7,18 +7,39 @@ stage and a short snake_case reason; the counts end up in the build manifest and
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import hashlib
 import json
 import os
 import shutil
-import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.leftovers import (
+    clean_stale,
+    normal_mode,
+    owned_temp_dir,
+    owned_temp_file,
+)
+
 MAX_EXAMPLES_PER_REASON = 3
+_COMMAND_START: float | None = None
+
+
+def mark_command_start(at: float | None = None) -> None:
+    """Record when the running command started (``None`` forgets it); wall times count from it."""
+    global _COMMAND_START
+    _COMMAND_START = at
+
+
+def command_start() -> float:
+    """When the running command started, or now when no command is running (library use)."""
+    return _COMMAND_START if _COMMAND_START is not None else time.time()
 
 
 class DropLog:
@@ -169,14 +190,17 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success it is renamed onto ``path``.
 
     Whatever is written to the temporary path (by any library) appears at ``path`` all at once,
-    or not at all when the block raises.
+    or not at all when the block raises. The file gets the umask's mode (0644 under umask 022),
+    and its temporary name names its owner, so that a killed run's leftover can be cleaned.
     """
     target = Path(path)
+    if target.is_dir():
+        raise CrepeInputError(f"{target} is a folder; give the name of a file to write")
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    os.close(fd)
+    tmp = owned_temp_file(target.parent, f".{target.name}.tmp-")
     try:
-        yield Path(tmp)
+        yield tmp
+        normal_mode(tmp)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -192,22 +216,51 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
 
 @contextlib.contextmanager
 def atomic_directory(target: str | os.PathLike) -> Iterator[Path]:
-    """Yield a temporary sibling folder; on success it replaces ``target`` in one rename.
+    """Yield a temporary sibling folder; on success it replaces ``target`` in one swap.
 
-    On error the temporary folder is removed and ``target`` is left as it was.
+    The earlier ``target`` (if any) stays in place until the new folder is complete; the two are
+    then exchanged atomically (``renameat2(RENAME_EXCHANGE)`` on Linux, two renames elsewhere)
+    and the old one is removed. On error the temporary folder is removed and ``target`` is left
+    as it was. Stale leftovers of killed runs beside ``target`` are removed first.
+
+    Raises:
+        CrepeInputError: when ``target`` is an existing file (never renamed away silently).
     """
     final = Path(target)
+    if final.exists() and not final.is_dir():
+        raise CrepeInputError(f"{final} is a file, not a folder; choose another --out")
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.tmp-", dir=final.parent))
+    clean_stale(final.parent)
+    tmp = owned_temp_dir(final.parent, f".{final.name}.tmp-")
     try:
         yield tmp
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    old = None
-    if final.exists():
-        old = final.with_name(f".{final.name}.old-{os.getpid()}")
-        os.replace(final, old)
-    os.replace(tmp, final)
-    if old is not None:
+    if not final.exists():
+        os.replace(tmp, final)
+    elif _exchange(tmp, final):
+        shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the earlier folder
+    else:
+        old = owned_temp_dir(final.parent, f".{final.name}.old-")
+        os.replace(final, old / final.name)
+        os.replace(tmp, final)
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically with Linux's ``renameat2(RENAME_EXCHANGE)``; False if unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    at_fdcwd, rename_exchange = -100, 2
+    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0

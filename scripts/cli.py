@@ -6,11 +6,13 @@ import importlib
 import logging
 import pkgutil
 import sys
+import time
 
 import click
 
 import crepe_datasets.scripts.commands as commands_pkg
 from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.scenegraph.provenance import mark_command_start
 from crepe_datasets.scenegraph.version import __version__
 
 
@@ -51,6 +53,7 @@ _register()
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; user-fixable errors print one line and exit with status 2."""
+    mark_command_start(time.time())
     try:
         status = cli.main(args=argv, prog_name="crepe", standalone_mode=False)
     except (CrepeInputError, MissingResourceError) as err:
@@ -62,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as err:
         err.show()
         return err.exit_code
+    finally:
+        mark_command_start(None)
     return status if isinstance(status, int) else 0
 
 

@@ -44,6 +44,7 @@ from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
 from crepe_datasets.generators.captions.template import TemplateCaptionWriter
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.leftovers import SPOOL_PREFIX, clean_stale, owner_tag
 from crepe_datasets.scenegraph.lexicon import normalize_object
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
@@ -72,6 +73,7 @@ class ProductivitySettings:
     chunk_images: int = 64
     version: str = __version__
     progress: bool = True
+    allow_failed_checks: bool = False
 
 
 def prepare_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
@@ -191,7 +193,8 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
     complexities = list(range(s.min_n, s.max_n + 1))
     out_parent = Path(s.out).resolve().parent
     out_parent.mkdir(parents=True, exist_ok=True)
-    scratch = tempfile.TemporaryDirectory(prefix=".crepe-spool-", dir=out_parent)
+    clean_stale(out_parent)  # spools of killed builds
+    scratch = tempfile.TemporaryDirectory(prefix=SPOOL_PREFIX + owner_tag() + "-", dir=out_parent)
     schemas = features(False)
     tables: dict[str, dict[str, Any]] = {
         c: {
@@ -278,6 +281,11 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
     cropper = ImageCropper(s.images, manifest.drops) if s.images else None
     with scratch:
         out = write_dataset(
-            s.out, tables, manifest, features=features(cropper is not None), images=cropper
+            s.out,
+            tables,
+            manifest,
+            features=features(cropper is not None),
+            images=cropper,
+            allow_failed_checks=s.allow_failed_checks,
         )
     return out, manifest

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scripts.options import checked_output
 
 
 def _echo_summary(out: Path, summary: dict[str, Any], seconds: float) -> None:
@@ -41,6 +42,8 @@ def _echo_summary(out: Path, summary: dict[str, Any], seconds: float) -> None:
         click.echo(f'\nLoad: load_dataset("{out}", "{first}", split="seen")')
 
 
+@checked_output("summary_json", kind="file")
+@checked_output("out", kind="dataset", inputs=("paths", "training", "cache_dir"))
 @click.command("bindsplit")
 @click.option(
     "--benchmark",
@@ -118,6 +121,7 @@ def bindsplit(
     _echo_summary(folder, manifest.summary, time.time() - start)
 
 
+@checked_output("out", kind="dataset", inputs=("grid",))
 @click.command("bindsplit-holdout")
 @click.option(
     "--grid",

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.scripts.options import checked_output
 
 
 def _print_summary(built: list[tuple[str, Path, BuildManifest]], seconds: float) -> None:
@@ -48,6 +49,15 @@ def _build_vg_regions_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
     return build_vg_regions(VGRegionsConfig(inputs / "vg", out, images=inputs / "images"))
 
 
+DEMO_NAMES = ("inputs", "crepe-vg-regions", "crepe-bindsplit", "crepe-productivity")
+
+
+def demo_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds only what ``crepe demo`` writes (so it may be rebuilt)."""
+    return all(p.name in DEMO_NAMES or p.name.startswith(".") for p in folder.iterdir())
+
+
+@checked_output("out", kind="folder", recognise=demo_folder, what="the demo inputs and datasets")
 @click.command()
 @click.option(
     "--out",
@@ -72,6 +82,7 @@ def demo(out: Path, seed: int) -> None:
     _print_summary(built, time.time() - start)
 
 
+@checked_output("out", kind="dataset", inputs=("vg_dir", "images"))
 @click.command("vg-regions")
 @click.option(
     "--vg",

@@ -8,8 +8,10 @@ from pathlib import Path
 import click
 
 from crepe_datasets.scenegraph.provenance import cache_root
+from crepe_datasets.scripts.options import checked_output
 
 
+@checked_output("out", kind="folder", inputs=("datasets", "images"), what="a results folder")
 @click.command("evaluate")
 @click.option(
     "--model",
@@ -110,6 +112,7 @@ def evaluate_cmd(
     click.echo(f"{len(records)} records written to {out}")
 
 
+@checked_output("out", kind="file", inputs=("results",))
 @click.command("report")
 @click.argument("results", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scripts.options import checked_output
 
 
 def graph_record(caption: str, graph) -> dict:
@@ -25,6 +26,12 @@ def graph_record(caption: str, graph) -> dict:
     }
 
 
+def seen_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds seen tables (or a resumable run) of ``crepe parse-corpus``."""
+    return (folder / "shards" / "run.json").is_file() or (folder / "manifest.json").is_file()
+
+
+@checked_output("out", kind="file", inputs=("input_path",))
 @click.command("parse")
 @click.option(
     "--input",
@@ -65,6 +72,9 @@ def parse_cmd(input_path: Path, out: Path, batch_size: int, model: str | None) -
     click.echo(f"parsed {len(captions):,} captions -> {out}")
 
 
+@checked_output(
+    "out", kind="folder", inputs=("corpus",), recognise=seen_folder, what="seen tables of a corpus"
+)
 @click.command("parse-corpus")
 @click.option(
     "--corpus",
@@ -125,6 +135,7 @@ def parse_corpus_cmd(
         click.echo(f"  cleaned {reason}: {n:,}")
 
 
+@checked_output("out", kind="file", inputs=("gold",))
 @click.command("parser")
 @click.option("--gold", required=True, type=click.Path(path_type=Path), help="FACTUAL-format CSV.")
 @click.option(

@@ -14,13 +14,26 @@ import click
 )
 @click.option("--tag", default=None, help="Release tag (default: v<dataset version>).")
 @click.option("--private", is_flag=True, help="Create the repo as private.")
-@click.option("--dry-run", is_flag=True, help="Check the folder and show the plan; upload nothing.")
+@click.option(
+    "--dry-run", is_flag=True, help="Validate the folder and show the plan; upload nothing."
+)
 def publish(folder: Path, repo_id: str, tag: str | None, private: bool, dry_run: bool) -> None:
     """Check a dataset folder, upload it as one commit and tag it."""
     from crepe_datasets.cards.publish import plan_release
     from crepe_datasets.cards.publish import publish as do_publish
+    from crepe_datasets.scenegraph.errors import CrepeInputError
+    from crepe_datasets.validation.dataset import validate_dataset
 
     plan = plan_release(folder, repo_id, tag)
+    result = validate_dataset(folder)
+    if not result.passed:
+        for line in result.failures():
+            click.echo(f"  {line}", err=True)
+        raise CrepeInputError(
+            f"{folder} failed validation ({len(result.failures())} problems above); nothing was "
+            "published: rebuild the dataset, or see `crepe validate dataset`"
+        )
+    click.echo(f"validation: passed (files, {result.files.rows:,} rows, invariants, shortcuts)")
     click.echo(
         f"{plan.folder} -> {plan.repo_id} @ {plan.tag}: {len(plan.files)} files, configs {', '.join(plan.configs)}"
     )

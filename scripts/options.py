@@ -1,0 +1,88 @@
+"""The one guard every writing command puts on its output option.
+
+``@checked_output("out", kind="dataset", inputs=("vg",))`` above ``@click.command`` makes the
+command's ``--out`` safe (:func:`crepe_datasets.scenegraph.outputs.check_output`): it keeps the
+raw text of the option (so ``--out ''`` is told apart from ``--out .``), adds ``--overwrite``
+to dataset commands, and checks the output against the command's inputs before any work starts.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from crepe_datasets.scenegraph.leftovers import clean_stale
+from crepe_datasets.scenegraph.outputs import OutputKind, check_output
+
+OVERWRITE_HELP = (
+    "Replace a dataset this toolkit built earlier at --out (kept until the new one is complete). "
+    "A folder holding anything else is never replaced."
+)
+
+
+class _RawPath(click.ParamType):
+    """Keeps the option's text as given (``click.Path`` turns ``''`` into ``'.'``)."""
+
+    name = "path"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return value if isinstance(value, str) or value is None else str(value)
+
+
+def checked_output(
+    name: str = "out",
+    *,
+    kind: OutputKind = "dataset",
+    inputs: Sequence[str] = (),
+    recognise: Callable[[Path], bool] | None = None,
+    what: str | None = None,
+) -> Callable[[click.Command], click.Command]:
+    """Decorate a click command so that its output option ``name`` is checked before it runs.
+
+    Args:
+        name: the parameter name of the output option (``out``, ``json_out`` …).
+        kind: ``dataset`` (replaced as a whole; adds ``--overwrite``), ``folder`` or ``file``.
+        inputs: parameter names of the command's inputs (paths or ``KIND:PATH`` specs).
+        recognise: for ``folder``: the non-empty folders the command may write into.
+        what: what is written there, for messages.
+    """
+
+    def decorate(command: click.Command) -> click.Command:
+        param = next(p for p in command.params if p.name == name)
+        param.type = _RawPath()
+        option = "/".join(getattr(param, "opts", [name])[:1]) or name
+        if kind == "dataset":
+            command.params.append(click.Option(["--overwrite"], is_flag=True, help=OVERWRITE_HELP))
+        callback = command.callback
+        assert callback is not None
+
+        @functools.wraps(callback)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            overwrite = bool(kwargs.pop("overwrite", False)) if kind == "dataset" else False
+            value = kwargs.get(name)
+            if value is not None:
+                out = check_output(
+                    value,
+                    kind,
+                    inputs=[kwargs.get(i) for i in inputs],
+                    overwrite=overwrite,
+                    option=option,
+                    recognise=recognise,
+                    what=what or _WHAT[kind],
+                )
+                if kind != "file":
+                    clean_stale(out.resolve().parent)
+                kwargs[name] = out
+            return callback(*args, **kwargs)
+
+        command.callback = run
+        return command
+
+    return decorate
+
+
+_WHAT = {"dataset": "a dataset folder", "folder": "an output folder", "file": "an output file"}

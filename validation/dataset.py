@@ -1,0 +1,83 @@
+"""``crepe validate dataset`` as a function: files against the manifest, row invariants, audits.
+
+Used by the command and by ``crepe publish``, which refuses to upload a folder that fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crepe_datasets.validation.files import FileReport, check_files
+from crepe_datasets.validation.invariants import InvariantReport, check_rows, read_tables
+from crepe_datasets.validation.shortcuts import ShortcutReport, audit_rows
+
+
+@dataclass
+class DatasetValidation:
+    """The three reports; the row checks run only when the files match the manifest."""
+
+    folder: Path
+    files: FileReport
+    invariants: InvariantReport | None = None
+    shortcuts: ShortcutReport | None = None
+
+    @property
+    def passed(self) -> bool:
+        return (
+            self.files.passed
+            and self.invariants is not None
+            and self.invariants.passed
+            and self.shortcuts is not None
+            and self.shortcuts.passed
+        )
+
+    def failures(self) -> list[str]:
+        """One line per failed part (empty when the folder passed)."""
+        out = [f"files: {p}" for p in self.files.problems]
+        if self.invariants is not None and not self.invariants.passed:
+            out += [
+                f"invariants: {c}: {k} = {n}"
+                for (c, k), n in sorted(self.invariants.violations.items())
+            ]
+        if self.shortcuts is not None and not self.shortcuts.passed:
+            out += [
+                f"formatting shortcuts: {c}: {a.best[0]} R@1 {a.best[1]:.3f} vs chance {a.chance:.3f}"
+                for c, a in sorted(self.shortcuts.configs.items())
+                if not a.passed
+            ]
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "files": self.files.to_dict(),
+            "invariants": self.invariants.to_dict() if self.invariants else None,
+            "shortcuts": self.shortcuts.to_dict() if self.shortcuts else None,
+        }
+
+
+def validate_dataset(folder: str | Path) -> DatasetValidation:
+    """Validate a dataset folder written by any builder of the toolkit.
+
+    Raises:
+        CrepeInputError: when ``folder`` is not a dataset folder (no readable manifest).
+    """
+    folder = Path(folder)
+    result = DatasetValidation(folder, check_files(folder))
+    if not result.files.passed:
+        return result
+    tables = read_tables(folder)
+    result.invariants = check_rows(tables)
+    with_negatives = {
+        c: t
+        for c, t in tables.items()
+        if any(
+            isinstance(r.get("caption"), str) and r.get("hard_negatives")
+            for rows in t.values()
+            for r in rows
+        )
+    }
+    result.shortcuts = audit_rows(with_negatives)
+    return result
