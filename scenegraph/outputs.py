@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Literal
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.leftovers import owned_temp_file
 
 OutputKind = Literal["dataset", "folder", "file"]
 MANIFEST_FILE = "build_manifest.json"
@@ -74,17 +75,20 @@ def _inside(child: Path, parent: Path) -> bool:
     return child == parent or parent in child.parents
 
 
-def _writable_ancestor(path: Path, option: str) -> None:
-    """Refuse a path whose nearest existing ancestor is a file or not writable."""
-    ancestor = path.parent
-    while not ancestor.exists():
+def _probe(folder: Path, option: str, text: str) -> None:
+    """Create ``folder`` if needed and write a probe file in it; refuse in one sentence if not."""
+    ancestor = folder
+    while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
-        raise CrepeInputError(f"{option} {path}: {ancestor} is a file, not a folder")
-    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise CrepeInputError(f"{option} {text}: {ancestor} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        owned_temp_file(folder, ".crepe-write-probe.tmp-").unlink()
+    except OSError as err:
         raise CrepeInputError(
-            f"{option} {path}: cannot write in {ancestor} (permission denied); choose a folder you can write to"
-        )
+            f"{option} {text}: cannot write in {folder} ({err.strerror or err}); choose a folder you can write to"
+        ) from None
 
 
 def check_output(
@@ -129,7 +133,11 @@ def check_output(
             f"{option} {text} is an existing file, not a folder; remove it or choose another {option}"
         )
     for source in input_paths(inputs):
-        if resolved == source or (kind != "file" and _inside(resolved, source)):
+        if resolved == source:
+            raise CrepeInputError(
+                f"{option} {text} is the input {source}; writing there would destroy it, choose another {option}"
+            )
+        if kind != "file" and _inside(resolved, source):
             raise CrepeInputError(
                 f"{option} {text} is inside the input {source}; writing there could destroy the input, choose another {option}"
             )
@@ -137,9 +145,7 @@ def check_output(
             raise CrepeInputError(
                 f"{option} {text} holds the input {source}; choose an {option} outside your inputs"
             )
-    _writable_ancestor(resolved, option)
-    if out.is_dir() and not os.access(out, os.W_OK | os.X_OK):
-        raise CrepeInputError(f"{option} {text}: cannot write in it (permission denied)")
+    _probe(resolved if kind == "folder" else resolved.parent, option, text)
     if kind == "file" or not out.is_dir() or not any(out.iterdir()):
         return out
     if kind == "dataset":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import logging
 import pkgutil
@@ -50,6 +51,19 @@ def _register() -> None:
 
 _register()
 
+# Errors of the user's environment (permissions, a full or read-only disk): one line, no traceback.
+USER_OS_ERRORS = frozenset(
+    {
+        errno.EACCES,
+        errno.EPERM,
+        errno.EROFS,
+        errno.ENOSPC,
+        errno.EDQUOT,
+        errno.EISDIR,
+        errno.ENOTDIR,
+    }
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; user-fixable errors print one line and exit with status 2."""
@@ -58,6 +72,12 @@ def main(argv: list[str] | None = None) -> int:
         status = cli.main(args=argv, prog_name="crepe", standalone_mode=False)
     except (CrepeInputError, MissingResourceError) as err:
         click.echo(f"error: {err}", err=True)
+        return 2
+    except OSError as err:
+        if err.errno not in USER_OS_ERRORS:
+            raise
+        where = f" {err.filename}" if err.filename else ""
+        click.echo(f"error: cannot write{where}: {err.strerror or err}", err=True)
         return 2
     except click.exceptions.Abort:
         click.echo("aborted", err=True)

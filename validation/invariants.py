@@ -119,7 +119,10 @@ def check_row(
     negatives = list(row.get("hard_negatives") or [])
     if not negatives:
         return
-    types = list(row.get("negative_types") or [])
+    # Datasets without a negative_types column (BindSplit, hold-out) have one untyped negative.
+    types = (
+        list(row.get("negative_types") or []) if "negative_types" in row else [""] * len(negatives)
+    )
     graphs = row.get("negative_subgraphs")
     if len(types) != len(negatives) or (graphs is not None and len(graphs) != len(negatives)):
         report.fail(config, "types_length_mismatch", caption)
