@@ -66,7 +66,7 @@ def failed_checks(validation: Mapping[str, Any]) -> list[str]:
         if not isinstance(result, Mapping) or result.get("passed", True):
             continue
         where = result.get("violations") or {
-            c: "failed"
+            c: f"{r.get('best_baseline')} R@1 {r.get('best_r1')} vs chance {r.get('chance')}"
             for c, r in (result.get("configs") or {}).items()
             if not r.get("passed", True)
         }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import yaml
@@ -173,3 +174,60 @@ def test_nothing_to_write_is_a_clear_error(tmp_path):
 def test_missing_image_folder_is_a_clear_error(tmp_path):
     with pytest.raises(CrepeInputError, match="does not exist"):
         ImageCropper(tmp_path / "nope")
+
+
+def _release_negate_rows():
+    """Real rows of CREPE's released HN-NEG set (n = 4), whose capitalised negatives are a shortcut."""
+    from crepe_datasets.builders.sources.crepe_release import read_crepe_release
+    from crepe_datasets.scenegraph.provenance import DropLog
+    from tests.conftest import require_shared
+
+    path = require_shared(
+        "crepe_release",
+        "prod_hard_negatives",
+        "negate",
+        "prod_vg_hard_negs_negate_complexity_4.csv",
+    )
+    return [
+        {"image_id": s.image_id, "caption": s.caption, "hard_negatives": list(s.negatives)}
+        for s in read_crepe_release(path, DropLog())
+    ]
+
+
+def test_failed_checks_write_nothing_unless_allowed(tmp_path):
+    from crepe_datasets.scenegraph.errors import FailedChecksError
+    from crepe_datasets.validation.invariants import check_rows
+    from crepe_datasets.validation.shortcuts import audit_rows
+
+    tables = {"hn": {"test": _release_negate_rows()}}
+    manifest = _manifest()
+    manifest.configs = {"hn": ConfigInfo("hn", "CREPE HN-NEG", TaskSpec("retrieval"))}
+    manifest.validation = {
+        "invariants": check_rows(tables).to_dict(),
+        "shortcuts": audit_rows(tables).to_dict(),
+    }
+    assert manifest.validation["invariants"]["passed"]
+    assert not manifest.validation["shortcuts"]["passed"]
+    failed = "shortcuts FAILED (hn: min_n_upper R@1 0.9945 vs chance 0.1667)"
+    with pytest.raises(FailedChecksError, match=re.escape(failed) + ".*--allow-failed-checks"):
+        write_dataset(tmp_path / "ds", tables, manifest)
+    assert not (tmp_path / "ds").exists() and list(tmp_path.iterdir()) == []
+    write_dataset(tmp_path / "ds", tables, manifest, allow_failed_checks=True)
+    written = json.loads((tmp_path / "ds" / "build_manifest.json").read_text())
+    assert written["validation"]["failed_checks"] == [failed]
+    card = (tmp_path / "ds" / "README.md").read_text()
+    body = card.split("---\n", 2)[2]
+    assert body.lstrip().startswith("# Toy\n\n> **Warning: this dataset FAILED its checks**")
+    assert f"> - {failed}\n" in body
+
+
+def test_writer_never_replaces_what_it_did_not_write(tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "thesis.tex").write_text("precious")
+    (tmp_path / "file").write_text("also precious")
+    for target in ("mine", "file"):
+        with pytest.raises(CrepeInputError):
+            write_dataset(tmp_path / target, _tables(), _manifest())
+    assert (tmp_path / "mine" / "thesis.tex").read_text() == "precious"
+    assert (tmp_path / "file").read_text() == "also precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "mine"]
