@@ -14,13 +14,14 @@ def test_nli_choice_is_required(tmp_path, capsys):
     vg = require_shared("visual_genome", "images_1-100")
     assert main(["build", "productivity", "--vg", str(vg), "--out", str(tmp_path / "x")]) == 2
     assert "--no-nli" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
     assert (
         main(
             [
                 "build",
                 "productivity",
                 "--vg",
-                str(tmp_path),
+                str(tmp_path / "empty"),
                 "--no-nli",
                 "--out",
                 str(tmp_path / "x"),
