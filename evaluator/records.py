@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -24,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from crepe_datasets.evaluator.models import safe_name
+from crepe_datasets.scenegraph.leftovers import owned_temp_file
 
 RECORD_SCHEMA = 1
 SAMPLES_SUFFIX = ".samples.parquet"
@@ -116,15 +116,12 @@ def write_record(
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp_samples = None
     if per_sample:
-        fd, name = tempfile.mkstemp(prefix=".samples-", suffix=".parquet", dir=out_dir)
-        os.close(fd)
-        tmp_samples = Path(name)
+        # owned names get umask modes, and a killed run's leftovers are cleaned by the next one
+        tmp_samples = owned_temp_file(out_dir, ".samples.tmp-")
         pd.DataFrame({k: np.asarray(v) for k, v in per_sample.items()}).to_parquet(
             tmp_samples, index=False
         )
-    fd, name = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=out_dir)
-    os.close(fd)
-    tmp_record = Path(name)
+    tmp_record = owned_temp_file(out_dir, ".record.tmp-")
     try:
         for _ in range(100):
             path = _unique_path(out_dir, record)

@@ -74,8 +74,10 @@ def checked_output(
                     recognise=recognise,
                     what=what or _WHAT[kind],
                 )
-                if kind != "file":
+                if kind != "file":  # leftovers of killed runs beside and (folders) inside it
                     clean_stale(out.resolve().parent)
+                    if kind == "folder":
+                        clean_stale(out)
                 kwargs[name] = out
             return callback(*args, **kwargs)
 
