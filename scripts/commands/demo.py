@@ -49,7 +49,7 @@ def _build_vg_regions_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
     return build_vg_regions(VGRegionsConfig(inputs / "vg", out, images=inputs / "images"))
 
 
-DEMO_NAMES = ("inputs", "crepe-vg-regions", "crepe-bindsplit", "crepe-productivity")
+DEMO_NAMES = ("inputs", "cache", "crepe-vg-regions", "crepe-bindsplit", "crepe-productivity")
 
 
 def demo_folder(folder: Path) -> bool:

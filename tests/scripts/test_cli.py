@@ -20,6 +20,9 @@ def test_demo_builds_loadable_datasets(tmp_path, capsys, monkeypatch):
     assert main(["demo", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "crepe-vg-regions" in out and "load_dataset" in out
+    from crepe_datasets.scripts.commands.demo import demo_folder
+
+    assert demo_folder(tmp_path)  # so that `crepe demo` (`make demo`) may run again on it
     for manifest_path in tmp_path.glob("*/build_manifest.json"):
         manifest = json.loads(manifest_path.read_text())
         assert all(f["sha256"] and f["bytes"] > 0 for f in manifest["inputs"])
