@@ -165,7 +165,7 @@ def read_manifest(folder: str | Path) -> BuildManifest:
         raise CrepeInputError(f"{folder} is not a crepe dataset folder: it has no {MANIFEST_NAME}")
     try:
         return BuildManifest.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except (json.JSONDecodeError, KeyError) as err:
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as err:
         raise CrepeInputError(
             f"{path} is not a valid build manifest ({err}); rebuild the dataset"
         ) from err
