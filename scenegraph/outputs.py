@@ -4,7 +4,8 @@ Three kinds of output:
 
 * ``dataset``: a folder replaced as a whole (every ``crepe build``). It may not exist yet, be
   empty, or hold a dataset this toolkit wrote (it has a ``build_manifest.json``), which is
-  replaced only with ``overwrite``. Any other non-empty folder is refused, with or without
+  replaced only with ``overwrite``, and only when it holds nothing else (a ``.git`` of a Hub
+  clone, the user's notes). Any other non-empty folder is refused, with or without
   ``overwrite``: it is not ours to delete.
 * ``folder``: a folder that a command adds files to (``crepe evaluate`` results, ``crepe
   parse-corpus`` seen tables, ``crepe demo``). A ``recognise`` test says which non-empty
@@ -30,6 +31,7 @@ from crepe_datasets.scenegraph.leftovers import owned_temp_file
 
 OutputKind = Literal["dataset", "folder", "file"]
 MANIFEST_FILE = "build_manifest.json"
+DATASET_ENTRIES = frozenset({MANIFEST_FILE, "README.md", "data"})
 _SPEC = re.compile(r"^[a-z][a-z0-9_-]*:(?!//)")
 
 
@@ -41,6 +43,20 @@ def is_toolkit_dataset(folder: str | os.PathLike) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and "dataset" in data and "builder" in data
+
+
+def foreign_files(folder: str | os.PathLike) -> list[str]:
+    """Entries of a dataset folder that a build does not write (e.g. ``.git``, notes), relative."""
+    folder = Path(folder)
+    out = [p.name for p in sorted(folder.iterdir()) if p.name not in DATASET_ENTRIES]
+    data = folder / "data"
+    if data.is_dir():
+        out += [
+            p.relative_to(folder).as_posix()
+            for p in sorted(data.rglob("*"))
+            if not p.is_dir() and p.suffix != ".parquet"
+        ]
+    return out
 
 
 def input_paths(values: Iterable[object]) -> list[Path]:
@@ -158,6 +174,12 @@ def check_output(
             raise CrepeInputError(
                 f"{option} {text} holds a dataset built earlier; pass --overwrite to replace it "
                 "(the old one is kept until the new one is complete)"
+            )
+        foreign = foreign_files(out)
+        if foreign:
+            raise CrepeInputError(
+                f"{option} {text} holds a dataset built earlier but also files the build did not "
+                f"write ({', '.join(foreign[:3])}); move them out first, or choose another {option}"
             )
     elif recognise is not None and not recognise(out):
         raise CrepeInputError(

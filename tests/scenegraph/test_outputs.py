@@ -49,6 +49,9 @@ def test_earlier_dataset_needs_overwrite(tmp_path):
     with pytest.raises(CrepeInputError, match="--overwrite"):
         check_output(str(old), "dataset")
     assert check_output(str(old), "dataset", overwrite=True) == old
+    (old / ".git").mkdir()  # e.g. a clone of the published repo: never deleted by a rebuild
+    with pytest.raises(CrepeInputError, match=r"also files the build did not write \(\.git\)"):
+        check_output(str(old), "dataset", overwrite=True)
 
 
 def test_existing_file_is_refused_for_a_folder_and_the_reverse(tmp_path):
