@@ -29,11 +29,12 @@ def test_llm_captions_for_n_above_4_and_nli_filter(server, tmp_path):
     settings = ProductivitySettings(
         vg=str(vg), out=str(tmp_path / "ds"), limit=2, min_n=4, max_n=5, progress=False,
         llm="openai:test-model", llm_base_url=server.url, llm_cache=str(tmp_path / "cache"), nli=str(nli),
+        allow_failed_checks=True,  # so few rows can fail the shortcut audit (tests/.../test_failed_checks.py)
     )  # fmt: skip
     folder, _manifest = build_productivity(settings)
     data = json.loads((folder / "build_manifest.json").read_text())
     assert (
-        data["models"]["nli"] == str(nli)
+        data["models"]["nli"] == nli.name  # a local model path is published by its name only
         and "llm openai:test-model" in data["models"]["caption_writer"]
     )
     usage = data["summary"]["llm_usage"]
