@@ -39,7 +39,7 @@ KRIPPENDORFF_BINARY = ([0, 1, 0, 0, 0, 0, 0, 0, 1, 0], [1, 1, 1, 0, 0, 1, 0, 0, 
 
 
 def _units(*raters):
-    return [[None if v is None else str(v) for v in unit] for unit in zip(*raters)]
+    return [[None if v is None else str(v) for v in unit] for unit in zip(*raters, strict=True)]
 
 
 def _from_counts(table):
