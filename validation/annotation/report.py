@@ -1,0 +1,136 @@
+"""Agreement, rates and majority labels of a sample's judgements, and the card section.
+
+For each kind of item (``caption``: faithful?, ``negative``: genuine?) the report gives the
+rate of items whose majority label is "yes" among items with a yes/no majority (ties and
+"unsure" majorities are counted apart), with a Wilson interval, per stratum and overall; and
+the annotators' agreement (percent, Cohen's κ when there are two annotators, Fleiss' κ,
+Krippendorff's α), each with a percentile bootstrap interval over items.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.validation.annotation.agreement import (
+    Estimate,
+    bootstrap,
+    cohen_kappa,
+    fleiss_kappa,
+    krippendorff_alpha,
+    percent_agreement,
+    wilson_interval,
+)
+from crepe_datasets.validation.annotation.sampling import Item
+from crepe_datasets.validation.annotation.store import Judgement
+
+QUESTION = {"caption": "faithful caption", "negative": "genuine negative"}
+
+
+def majority(labels: Sequence[str]) -> str:
+    """The most common label; ``"tie"`` when two labels share the top count."""
+    if not labels:
+        return "none"
+    top = Counter(labels).most_common()
+    return "tie" if len(top) > 1 and top[0][1] == top[1][1] else top[0][0]
+
+
+def _rate(majorities: Sequence[str]) -> dict[str, Any]:
+    yes, no = majorities.count("yes"), majorities.count("no")
+    low, high = wilson_interval(yes, yes + no)
+    decided = yes + no
+    return {
+        "items": len(majorities),
+        "yes": yes,
+        "no": no,
+        "undecided": len(majorities) - decided,
+        "rate": round(yes / decided, 4) if decided else None,
+        "low": round(low, 4) if decided else None,
+        "high": round(high, 4) if decided else None,
+    }
+
+
+def _agreement(units: list[list[str | None]], n_resamples: int, seed: int) -> dict[str, Any]:
+    rated = [u for u in units if sum(v is not None for v in u) >= 2]
+    out: dict[str, Any] = {"items_with_two_or_more": len(rated)}
+    stats = {
+        "percent_agreement": percent_agreement,
+        "fleiss_kappa": fleiss_kappa,
+        "krippendorff_alpha": krippendorff_alpha,
+    }
+    if units and len(units[0]) == 2:
+        stats["cohen_kappa"] = cohen_kappa
+    for name, fn in stats.items():
+        est = bootstrap(fn, rated, n_resamples=n_resamples, seed=seed) if rated else None
+        out[name] = (est or Estimate(float("nan"), float("nan"), float("nan"))).to_dict()
+    return out
+
+
+def build_report(
+    items: Mapping[str, Item],
+    judgements: Mapping[tuple[str, str], Judgement],
+    by: Sequence[str],
+    *,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The ``human_verification`` section of a build manifest (see the module docstring)."""
+    labels: dict[str, dict[str, str]] = defaultdict(dict)
+    for (item_id, annotator), j in judgements.items():
+        if item_id in items:
+            labels[item_id][annotator] = j.label
+    annotators = sorted({a for per in labels.values() for a in per})
+    kinds: dict[str, Any] = {}
+    strata: list[dict[str, Any]] = []
+    columns = [c for c in by if c != "kind"]
+    for kind in sorted({i.kind for i in items.values()}):
+        judged = [i for i in items.values() if i.kind == kind and labels.get(i.item_id)]
+        if not judged:
+            continue
+        who = sorted({a for i in judged for a in labels[i.item_id]})
+        units = [[labels[i.item_id].get(a) for a in who] for i in judged]
+        kinds[kind] = {
+            "question": QUESTION.get(kind, kind),
+            "annotators": len(who),
+            "judgements": sum(len(labels[i.item_id]) for i in judged),
+            **_rate([majority(list(labels[i.item_id].values())) for i in judged]),
+            "agreement": _agreement(units, n_resamples, seed),
+        }
+        groups: dict[tuple[str, ...], list[Item]] = defaultdict(list)
+        for i in judged:
+            groups[i.stratum(columns)].append(i)
+        for key in sorted(groups, key=lambda k: [(len(x), x) for x in k]):
+            group = groups[key]
+            strata.append(
+                {
+                    "kind": kind,
+                    **dict(zip(columns, key, strict=True)),
+                    **_rate([majority(list(labels[i.item_id].values())) for i in group]),
+                    "percent_agreement": round(
+                        percent_agreement([list(labels[i.item_id].values()) for i in group]), 4
+                    )
+                    if any(len(labels[i.item_id]) >= 2 for i in group)
+                    else None,
+                }
+            )
+    return {
+        "tool_version": __version__,
+        "reported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "by": columns,
+        "items": len(items),
+        "judged_items": len(labels),
+        "annotators": len(annotators),
+        "judgements": sum(len(v) for v in labels.values()),
+        "kinds": kinds,
+        "strata": strata,
+        "majority_labels": {i: majority(list(v.values())) for i, v in sorted(labels.items())},
+        "rows": {
+            f"{i.config}/{i.split}/{i.row}": i.row_hash
+            for i in sorted(items.values(), key=lambda x: x.item_id)
+            if i.item_id in labels
+        },
+        "status": "current",
+    }
