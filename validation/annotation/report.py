@@ -9,11 +9,18 @@ Krippendorff's α), each with a percentile bootstrap interval over items.
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest, read_manifest
+from crepe_datasets.cards.plots import VERIFICATION_PLOT, verification_rates
+from crepe_datasets.cards.render import render_card
+from crepe_datasets.cards.verification import check_verification
+from crepe_datasets.scenegraph.provenance import atomic_path, write_json_atomic, write_text_atomic
 from crepe_datasets.scenegraph.version import __version__
 from crepe_datasets.validation.annotation.agreement import (
     Estimate,
@@ -134,3 +141,26 @@ def build_report(
         },
         "status": "current",
     }
+
+
+def write_to_dataset(folder: str | Path, report: Mapping[str, Any]) -> dict[str, Any]:
+    """Put ``report`` into the dataset's build manifest and re-render its card (with a plot).
+
+    The rows the annotators saw are checked against the folder first: the section is marked
+    ``stale`` when any of them changed since sampling. Returns the section as written.
+    """
+    folder = Path(folder)
+    read_manifest(folder)  # a clear error when the folder is not a dataset
+    data = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
+    section = check_verification(report, folder)
+    assets = [a for a in data.get("assets") or [] if a != VERIFICATION_PLOT]
+    png = verification_rates(section)
+    if png is not None:
+        with atomic_path(folder / VERIFICATION_PLOT) as tmp:
+            tmp.write_bytes(png)
+        assets.append(VERIFICATION_PLOT)
+    data["human_verification"] = section
+    data["assets"] = sorted(assets)
+    write_json_atomic(folder / MANIFEST_NAME, data)
+    write_text_atomic(folder / "README.md", render_card(BuildManifest.from_dict(data)))
+    return section
