@@ -56,12 +56,12 @@ def rows_per_split(counts: Mapping[str, Mapping[str, int]]) -> bytes | None:
     ax.set_xticks(range(len(splits)), splits, rotation=30, ha="right")
     ax.set_ylabel("rows")
     ax.set_title("Rows per split")
-    ax.legend(fontsize=8, ncols=min(len(configs), 5))
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), title="config")
     return _png(fig)
 
 
 def drops_by_reason(drops: Mapping[str, Mapping[str, int]], top: int = 15) -> bytes | None:
-    """Horizontal bars: the ``top`` (stage, reason) pairs by count, log scale."""
+    """Horizontal bars: the ``top`` (stage, reason) pairs by count."""
     plt = _pyplot()
     pairs = sorted(
         (
@@ -75,8 +75,7 @@ def drops_by_reason(drops: Mapping[str, Mapping[str, int]], top: int = 15) -> by
         return None
     fig, ax = plt.subplots(figsize=(6, 0.3 * len(pairs) + 1))
     ax.barh([p[1] for p in reversed(pairs)], [p[0] for p in reversed(pairs)], color="#b55")
-    ax.set_xscale("log")
-    ax.set_xlabel("records dropped (log scale)")
+    ax.set_xlabel("records dropped")
     ax.set_title("Drops by reason" + (f" (top {top})" if len(pairs) == top else ""))
     ax.tick_params(axis="y", labelsize=8)
     return _png(fig)

@@ -74,7 +74,12 @@ def test_percent_agreement_is_fleiss_p_bar():
 @pytest.mark.parametrize(
     ("x", "n", "low", "high"),
     # Newcombe (1998), Statistics in Medicine 17, Table I, method 3 (Wilson score).
-    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)],
+    [
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
 )
 def test_wilson_newcombe_examples(x, n, low, high):
     got = wilson_interval(x, n)
