@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from crepe_datasets.scripts.cli import main
+from tests.conftest import REPO_ROOT, require_shared
 
 LS_BIN = Path(os.environ.get("CREPE_LABEL_STUDIO", REPO_ROOT / ".ls-venv" / "bin" / "label-studio"))
 OWNER = ("owner@crepe.test", "owner-password-1", "crepe-owner-token-0001")
@@ -105,3 +106,13 @@ def label_studio(tmp_path_factory) -> LabelStudioServer:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+
+
+@pytest.fixture(scope="session")
+def productivity_build(tmp_path_factory) -> Path:
+    """The productivity build of the 100 real Visual Genome images (``--no-nli --seed 0``)."""
+    vg = require_shared("visual_genome", "images_1-100")
+    out = tmp_path_factory.mktemp("built") / "crepe-productivity"
+    args = ["build", "productivity", "--vg", str(vg), "--no-nli", "--seed", "0", "--out", str(out)]
+    assert main(args) == 0
+    return out
