@@ -82,24 +82,44 @@ def drops_by_reason(drops: Mapping[str, Mapping[str, int]], top: int = 15) -> by
 
 
 def verification_rates(verification: Mapping[str, Any]) -> bytes | None:
-    """Rate with its Wilson interval per stratum, one panel per kind of item."""
+    """Rate with its Wilson interval per stratum, one panel per kind of item.
+
+    With two stratum columns (e.g. config, complexity) the second is the x axis and the first
+    gives one series per value; otherwise each stratum is one point.
+    """
     plt = _pyplot()
     strata = [s for s in verification.get("strata") or [] if s.get("rate") is not None]
     if plt is None or not strata:
         return None
     kinds = sorted({s["kind"] for s in strata})
-    by = verification.get("by") or []
-    fig, axes = plt.subplots(len(kinds), 1, figsize=(7, 2.6 * len(kinds)), squeeze=False)
+    by = list(verification.get("by") or [])
+    fig, axes = plt.subplots(len(kinds), 1, figsize=(7, 2.8 * len(kinds)), squeeze=False)
     for ax, kind in zip(axes[:, 0], kinds, strict=True):
         rows = [s for s in strata if s["kind"] == kind]
-        names = ["/".join(str(s.get(c, "")) for c in by) or kind for s in rows]
-        rates = [100 * s["rate"] for s in rows]
-        err = [
-            [100 * (s["rate"] - s["low"]) for s in rows],
-            [100 * (s["high"] - s["rate"]) for s in rows],
-        ]
-        ax.errorbar(range(len(rows)), rates, yerr=err, fmt="o", capsize=3)
-        ax.set_xticks(range(len(rows)), names, rotation=45, ha="right", fontsize=7)
+        x_col = by[-1] if len(by) == 2 else None
+        xs = sorted({str(s.get(x_col, "")) for s in rows}, key=_natural) if x_col else None
+        series = sorted({str(s.get(by[0], "")) for s in rows}) if x_col else [""]
+        for k, name in enumerate(series):
+            part = [s for s in rows if not x_col or str(s.get(by[0], "")) == name]
+            if x_col:
+                pos = [xs.index(str(s.get(x_col, ""))) + 0.08 * (k - len(series) / 2) for s in part]
+            else:
+                pos = list(range(len(part)))
+            err = [
+                [100 * (s["rate"] - s["low"]) for s in part],
+                [100 * (s["high"] - s["rate"]) for s in part],
+            ]
+            rates = [100 * s["rate"] for s in part]
+            ax.errorbar(
+                pos, rates, yerr=err, fmt="o-" if x_col else "o", capsize=3, label=name or None
+            )
+        if x_col:
+            ax.set_xticks(range(len(xs)), xs)
+            ax.set_xlabel(x_col)
+            ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), title=by[0])
+        else:
+            names = ["/".join(str(s.get(c, "")) for c in by) or kind for s in rows]
+            ax.set_xticks(range(len(rows)), names, rotation=45, ha="right", fontsize=7)
         ax.set_ylim(0, 105)
         ax.set_ylabel("% yes")
         ax.set_title(f"{kind}: majority 'yes' rate (95% Wilson)", fontsize=9)

@@ -127,13 +127,22 @@ def verification_tables(hv: Mapping[str, Any]) -> list[Table]:
         )
     ]  # fmt: skip
     by = list(hv.get("by") or [])
-    rows = [
-        [s["kind"], *(cell(s.get(c)) for c in by), cell(s["items"]),
-         f"{s['yes']:,} / {s['yes'] + s['no']:,}", _rate(s),
-         "–" if s.get("percent_agreement") is None else f"{_pct(s['percent_agreement'])}%"]
-        for s in hv.get("strata") or []
-    ]  # fmt: skip
-    if rows:
-        header = ["kind", *by, "items", "yes / decided", "rate % (95% Wilson)", "agreement %"]
-        tables.append(Table("per stratum", header, rows))
+    groups = [(f"by {c}", [c], rows) for c, rows in (hv.get("marginals") or {}).items()]
+    for title, columns, strata in [*groups, ("per stratum", by, hv.get("strata") or [])]:
+        rows = [
+            [s["kind"], *(cell(s.get(c)) for c in columns), cell(s["items"]),
+             f"{s['yes']:,} / {s['yes'] + s['no']:,}", _rate(s),
+             "–" if s.get("percent_agreement") is None else f"{_pct(s['percent_agreement'])}%"]
+            for s in strata
+        ]  # fmt: skip
+        if rows:
+            header = [
+                "kind",
+                *columns,
+                "items",
+                "yes / decided",
+                "rate % (95% Wilson)",
+                "agreement %",
+            ]
+            tables.append(Table(title, header, rows))
     return tables

@@ -19,6 +19,7 @@ from typing import Any
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest, read_manifest
 from crepe_datasets.cards.plots import VERIFICATION_PLOT, verification_rates
 from crepe_datasets.cards.render import render_card
+from crepe_datasets.cards.tables import natural_key
 from crepe_datasets.cards.verification import check_verification
 from crepe_datasets.scenegraph.provenance import atomic_path, write_json_atomic, write_text_atomic
 from crepe_datasets.scenegraph.version import __version__
@@ -76,6 +77,28 @@ def _agreement(units: list[list[str | None]], n_resamples: int, seed: int) -> di
     return out
 
 
+def _strata_rows(
+    kind: str, judged: list[Item], columns: Sequence[str], labels: Mapping[str, dict[str, str]]
+) -> list[dict[str, Any]]:
+    """One row per stratum of ``columns``: rate with its Wilson interval, percent agreement."""
+    groups: dict[tuple[str, ...], list[Item]] = defaultdict(list)
+    for i in judged:
+        groups[i.stratum(columns)].append(i)
+    rows = []
+    for key in sorted(groups, key=lambda k: [natural_key(x) for x in k]):
+        votes = [list(labels[i.item_id].values()) for i in groups[key]]
+        rated = [v for v in votes if len(v) >= 2]
+        rows.append(
+            {
+                "kind": kind,
+                **dict(zip(columns, key, strict=True)),
+                **_rate([majority(v) for v in votes]),
+                "percent_agreement": round(percent_agreement(rated), 4) if rated else None,
+            }
+        )
+    return rows
+
+
 def build_report(
     items: Mapping[str, Item],
     judgements: Mapping[tuple[str, str], Judgement],
@@ -92,6 +115,7 @@ def build_report(
     annotators = sorted({a for per in labels.values() for a in per})
     kinds: dict[str, Any] = {}
     strata: list[dict[str, Any]] = []
+    marginals: dict[str, list[dict[str, Any]]] = defaultdict(list)
     columns = [c for c in by if c != "kind"]
     for kind in sorted({i.kind for i in items.values()}):
         judged = [i for i in items.values() if i.kind == kind and labels.get(i.item_id)]
@@ -106,23 +130,9 @@ def build_report(
             **_rate([majority(list(labels[i.item_id].values())) for i in judged]),
             "agreement": _agreement(units, n_resamples, seed),
         }
-        groups: dict[tuple[str, ...], list[Item]] = defaultdict(list)
-        for i in judged:
-            groups[i.stratum(columns)].append(i)
-        for key in sorted(groups, key=lambda k: [(len(x), x) for x in k]):
-            group = groups[key]
-            strata.append(
-                {
-                    "kind": kind,
-                    **dict(zip(columns, key, strict=True)),
-                    **_rate([majority(list(labels[i.item_id].values())) for i in group]),
-                    "percent_agreement": round(
-                        percent_agreement([list(labels[i.item_id].values()) for i in group]), 4
-                    )
-                    if any(len(labels[i.item_id]) >= 2 for i in group)
-                    else None,
-                }
-            )
+        strata += _strata_rows(kind, judged, columns, labels)
+        for column in columns if len(columns) > 1 else []:
+            marginals[column] += _strata_rows(kind, judged, [column], labels)
     return {
         "tool_version": __version__,
         "reported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -133,6 +143,7 @@ def build_report(
         "judgements": sum(len(v) for v in labels.values()),
         "kinds": kinds,
         "strata": strata,
+        "marginals": dict(marginals),
         "majority_labels": {i: majority(list(v.values())) for i, v in sorted(labels.items())},
         "rows": {
             f"{i.config}/{i.split}/{i.row}": i.row_hash
