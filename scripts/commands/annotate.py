@@ -68,9 +68,11 @@ def sample_cmd(dataset, per_stratum, by, kinds, configs, images, vg, image_base_
     }
     SampleFolder.create(out, meta, items)
     per_kind = {k: sum(i.kind == k for i in items) for k in KINDS}
+    duplicates = sum(c["duplicates_dropped"] for c in counts.values())
     click.echo(
         f"Sampled {len(items):,} items ({', '.join(f'{k}: {n:,}' for k, n in per_kind.items())}) "
-        f"in {len(counts)} strata of {len(pool):,} candidates -> {out} (images: {source})"
+        f"in {len(counts)} strata of {len(pool):,} candidates ({duplicates:,} duplicate texts "
+        f"dropped, counted per stratum in sample.json) -> {out} (images: {source})"
     )
 
 

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tqdm import tqdm
+
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.provenance import write_json_atomic
 from crepe_datasets.validation.annotation.store import (
@@ -89,7 +91,7 @@ class LabelStudioClient:
         )
         items = list(sample.items.values())
         task_ids: dict[str, int] = {}
-        for start in range(0, len(items), BATCH):
+        for start in tqdm(range(0, len(items), BATCH), desc="push", unit="batch", leave=False):
             batch = items[start : start + BATCH]
             response = self.call(
                 "import tasks",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -143,9 +143,10 @@ def candidates(
 def stratified_sample(
     items: Sequence[Item], by: Sequence[str], per_stratum: int, seed: int
 ) -> tuple[list[Item], dict[str, dict[str, int]]]:
-    """Up to ``per_stratum`` items of each stratum, and the counts (available, sampled).
+    """Up to ``per_stratum`` items of each stratum, and the counts per stratum.
 
-    Within a stratum, items with the same image, region, kind and text are one item.
+    Within a stratum, items with the same image, region, kind and text are one item; the others
+    are counted as ``duplicates_dropped``.
     """
     bad = [c for c in by if c not in STRATUM_COLUMNS]
     if bad:
@@ -156,10 +157,13 @@ def stratified_sample(
         raise CrepeInputError("--per-stratum must be at least 1")
     strata: dict[tuple[str, ...], list[Item]] = defaultdict(list)
     seen: set[tuple] = set()
+    duplicates: Counter[tuple[str, ...]] = Counter()
     for item in items:
         key = item.stratum(by)
         identity = (key, item.kind, item.image_id, str(item.bbox), item.text)
-        if identity not in seen:
+        if identity in seen:
+            duplicates[key] += 1
+        else:
             seen.add(identity)
             strata[key].append(item)
     sample: list[Item] = []
@@ -172,5 +176,5 @@ def stratified_sample(
         k = min(per_stratum, len(pool))
         picked = sorted(rng.choice(len(pool), size=k, replace=False).tolist())
         sample += [pool[i] for i in picked]
-        counts[name] = {"available": len(pool), "sampled": k}
+        counts[name] = {"available": len(pool), "sampled": k, "duplicates_dropped": duplicates[key]}
     return sample, counts
