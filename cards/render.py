@@ -15,7 +15,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.plots import DROPS_PLOT, ROWS_PLOT, VERIFICATION_PLOT
-from crepe_datasets.cards.tables import Table, cell, mapping_tables, verification_tables
+from crepe_datasets.cards.tables import (
+    Table,
+    cell,
+    mapping_tables,
+    natural_key,
+    verification_tables,
+)
 
 TEMPLATES = Path(__file__).parent / "templates"
 SIZE_CATEGORIES = (
@@ -108,6 +114,10 @@ def render_card(manifest: BuildManifest, repo: str | None = None) -> str:
     ]
     body = env.get_template("dataset_card.md.j2").render(
         m=manifest,
+        split_counts={
+            name: sorted(splits.items(), key=lambda kv: natural_key(kv[0]))
+            for name, splits in manifest.counts.items()
+        },
         plots={"rows": ROWS_PLOT, "drops": DROPS_PLOT, "verification": VERIFICATION_PLOT},
         card=manifest.card,
         repo=repo or f"<org>/{manifest.dataset}",

@@ -127,7 +127,7 @@ def pull_cmd(sample, url, token, export_file, allow_partial) -> None:
 
     folder = SampleFolder(sample)
     client = None if export_file else _client(url, token)
-    judgements, (added, changed) = pull(
+    judgements, (added, changed), skipped = pull(
         folder,
         client,
         export_file=str(export_file) if export_file else None,
@@ -138,6 +138,7 @@ def pull_cmd(sample, url, token, export_file, allow_partial) -> None:
     click.echo(
         f"Pulled {len(judgements):,} judgements of {len(items):,}/{len(folder.items):,} items by "
         f"{len(annotators)} annotators: {added:,} new, {changed:,} changed"
+        + "".join(f"; skipped {n:,} ({reason})" for reason, n in sorted(skipped.items()))
     )
 
 

@@ -9,6 +9,7 @@ Unreachable servers and refused tokens are reported in one sentence.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -139,8 +140,12 @@ def pull(
     *,
     export_file: str | None = None,
     allow_partial: bool = False,
-) -> tuple[list[Judgement], tuple[int, int]]:
-    """Fetch (or read) an export, keep it, check it, merge it; returns judgements and counts."""
+) -> tuple[list[Judgement], tuple[int, int], Counter[str]]:
+    """Fetch (or read) an export, keep it, check it, merge it.
+
+    Returns:
+        The judgements, (added, changed) counts, and annotations skipped by reason.
+    """
     if export_file is not None:
         try:
             tasks = json.loads(Path(export_file).read_text(encoding="utf-8"))
@@ -157,5 +162,8 @@ def pull(
         tasks = client.export(state["project_id"])
         stem = f"label-studio-p{state['project_id']}"
         source = sample.keep_export(next_export_name(sample, stem), tasks).name
-    judgements = parse_label_studio_export(tasks, sample, f"{EXPORTS_DIR}/{source}", allow_partial)
-    return judgements, sample.merge(judgements)
+    skipped: Counter[str] = Counter()
+    judgements = parse_label_studio_export(
+        tasks, sample, f"{EXPORTS_DIR}/{source}", allow_partial, skipped
+    )
+    return judgements, sample.merge(judgements), skipped

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -125,9 +126,16 @@ def _label(value: str, where: str) -> str:
 
 
 def parse_label_studio_export(
-    tasks: list[dict], sample: SampleFolder, source: str, allow_partial: bool = False
+    tasks: list[dict],
+    sample: SampleFolder,
+    source: str,
+    allow_partial: bool = False,
+    skipped: Counter[str] | None = None,
 ) -> list[Judgement]:
     """Judgements of a Label Studio JSON export (a list of tasks with their annotations).
+
+    Cancelled (skipped) annotations and annotations without a yes/no/unsure choice are counted
+    in ``skipped`` by reason.
 
     Raises:
         CrepeInputError: on a task of another sample, a label outside yes/no/unsure, or (unless
@@ -136,6 +144,7 @@ def parse_label_studio_export(
     if not isinstance(tasks, list):
         raise CrepeInputError(f"{source} is not a Label Studio JSON export (a list of tasks)")
     out: list[Judgement] = []
+    skipped = skipped if skipped is not None else Counter()
     for task in tasks:
         item_id = (task.get("data") or {}).get("item_id")
         if item_id not in sample.items:
@@ -145,15 +154,19 @@ def parse_label_studio_export(
             )
         for ann in task.get("annotations") or []:
             if ann.get("was_cancelled"):
+                skipped["cancelled_annotation"] += 1
                 continue
             who = ann.get("completed_by")
             annotator = f"ls-user-{who.get('id') if isinstance(who, dict) else who}"
+            before = len(out)
             for result in ann.get("result") or []:
                 if result.get("from_name") != CHOICES_NAME:
                     continue
                 for choice in (result.get("value") or {}).get("choices") or []:
                     where = f"{source}: task {task.get('id')} ({item_id})"
                     out.append(Judgement(item_id, annotator, _label(choice, where), source))
+            if len(out) == before:
+                skipped["annotation_without_choice"] += 1
     sample.check_complete((j.item_id for j in out), source, allow_partial)
     return out
 

@@ -218,3 +218,17 @@ def test_bad_export_is_one_sentence_and_nothing_is_lost(
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
     assert (sample / "judgements.jsonl").read_bytes() == before
+
+
+def test_cancelled_annotations_are_counted(round_trip, capsys, tmp_path):
+    sample = tmp_path / "copy"
+    shutil.copytree(round_trip["sample"], sample)
+    export = json.loads(next((sample / "exports").glob("label-studio-p*.json")).read_text())
+    export[0]["annotations"][0]["was_cancelled"] = True
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export))
+    kept = len(list((sample / "exports").glob("file-*.json")))
+    assert main(["annotate", "pull", str(sample), "--export", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "skipped 1 (cancelled_annotation)" in out and "0 new, 0 changed" in out
+    assert len(list((sample / "exports").glob("file-*.json"))) == kept + 1  # raw export kept
