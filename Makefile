@@ -35,7 +35,7 @@ $(WORDNET): | $(STAMP)
 	$(PY) -m crepe_datasets.scenegraph.resources
 
 # A real Label Studio server for the annotation round-trip tests, plus a migrated template
-# database (tests copy it, so a server starts in seconds instead of a minute of migrations).
+# database (tests copy it instead of running every migration; scripts/bench/label_studio_start.py).
 label-studio: $(LS_STAMP)
 
 $(LS_STAMP):
