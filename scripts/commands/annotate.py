@@ -185,6 +185,7 @@ def report_cmd(sample, dataset, n_resamples, seed, no_card) -> None:
     from crepe_datasets.validation.annotation.store import SampleFolder
 
     folder = SampleFolder(sample)
+    dataset = dataset or Path(folder.meta["dataset_path"])
     judgements = folder.judgements()
     if not judgements:
         raise CrepeInputError(f"{sample} has no judgements yet: run `crepe annotate pull` first")

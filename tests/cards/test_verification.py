@@ -52,6 +52,12 @@ def test_same_rows_keep_it_changed_rows_make_it_stale(tmp_path):
     assert "**Stale:** 1 of the verified rows changed" in (folder / "README.md").read_text()
 
 
+def test_card_plots_are_byte_identical_across_builds(tmp_path):
+    a, b = _write(tmp_path / "a", ROWS), _write(tmp_path / "b", ROWS)
+    plot = "assets/rows_per_split.png"
+    assert (a / plot).read_bytes() == (b / plot).read_bytes()
+
+
 def test_card_tables_are_not_json(tmp_path):
     folder = _write(tmp_path / "toy", ROWS)
     data = json.loads((folder / "build_manifest.json").read_text())
