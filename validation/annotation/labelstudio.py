@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from tqdm import tqdm
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
 from crepe_datasets.scenegraph.provenance import write_json_atomic
 from crepe_datasets.validation.annotation.store import (
     EXPORTS_DIR,
@@ -35,7 +35,12 @@ class LabelStudioClient:
     """A Label Studio server at ``url``, used with the API token ``token``."""
 
     def __init__(self, url: str, token: str, timeout: float = 120.0) -> None:
-        from label_studio_sdk import LabelStudio
+        try:
+            from label_studio_sdk import LabelStudio
+        except ImportError as err:
+            raise MissingResourceError(
+                "label-studio-sdk is not installed: pip install 'crepe-datasets[annotation]'"
+            ) from err
 
         if not token:
             raise CrepeInputError(
@@ -58,6 +63,11 @@ class LabelStudioClient:
         except httpx.TimeoutException as err:
             raise CrepeInputError(
                 f"Label Studio at {self.url} did not answer in time ({what})"
+            ) from err
+        except (httpx.TransportError, httpx.InvalidURL) as err:
+            raise CrepeInputError(
+                f"cannot talk to Label Studio at {self.url} ({err}); give a URL such as "
+                "http://localhost:8080"
             ) from err
         except ApiError as err:
             if err.status_code in (401, 403):
