@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -84,7 +85,9 @@ def _client(url: str | None, token: str | None):
     return LabelStudioClient(url, token or "")
 
 
-_server = click.option("--label-studio", "url", default=None, help="Label Studio URL.")
+_server = click.option(
+    "--label-studio", "url", default=None, help="Label Studio URL (pull: default, the pushed one)."
+)
 _token = click.option("--token", envvar="LS_TOKEN", default=None, help="API token ($LS_TOKEN).")
 _partial = click.option(
     "--allow-partial", is_flag=True, help="Keep what is there when items are not annotated yet."
@@ -126,6 +129,9 @@ def pull_cmd(sample, url, token, export_file, allow_partial) -> None:
     from crepe_datasets.validation.annotation.store import SampleFolder
 
     folder = SampleFolder(sample)
+    state = folder.path / "label_studio.json"
+    if not url and not export_file and state.exists():
+        url = json.loads(state.read_text())["url"]  # the server it was pushed to
     client = None if export_file else _client(url, token)
     judgements, (added, changed), skipped = pull(
         folder,
