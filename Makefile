@@ -10,8 +10,12 @@ TORCH_SPEC ?= torch==2.14.1 torchvision==0.29.1
 STAMP := $(VENV)/.crepe-installed
 WORDNET := .nltk_data/corpora/wordnet/lexnames
 DEMO_OUT ?= out/demo
+# Label Studio (human verification tests): its own virtualenv, since its pins differ from ours.
+LS_VENV ?= .ls-venv
+LS_SPEC ?= label-studio==1.23.2
+LS_STAMP := $(LS_VENV)/.crepe-installed
 
-.PHONY: setup demo test wheel-smoke lint format bench clean
+.PHONY: setup label-studio demo test wheel-smoke lint format bench clean
 
 setup: $(STAMP) $(WORDNET)
 
@@ -30,10 +34,22 @@ $(WORDNET): | $(STAMP)
 	fi
 	$(PY) -m crepe_datasets.scenegraph.resources
 
+# A real Label Studio server for the annotation round-trip tests, plus a migrated template
+# database (tests copy it instead of running every migration; scripts/bench/label_studio_start.py).
+label-studio: $(LS_STAMP)
+
+$(LS_STAMP):
+	@test -x $(LS_VENV)/bin/python || $(PYTHON) -m venv $(LS_VENV)
+	$(LS_VENV)/bin/pip install --quiet --disable-pip-version-check "$(LS_SPEC)" 2>&1 | grep -v "^WARNING: Location" || true
+	rm -rf $(LS_VENV)/template
+	$(LS_VENV)/bin/label-studio version --data-dir $(LS_VENV)/template >/dev/null 2>&1 \
+	  || { echo "label-studio: the template database could not be made"; exit 1; }
+	@touch $@
+
 demo: setup
 	$(VENV)/bin/crepe demo --out $(DEMO_OUT)
 
-test: setup
+test: setup label-studio
 	$(PY) -m pytest -q
 
 # The installed wheel, not the checkout: fresh venv outside the repository, `crepe doctor` + `crepe demo`.
@@ -50,4 +66,4 @@ bench: setup
 	@for script in scripts/bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) .nltk_data out .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) $(LS_VENV) .nltk_data out .pytest_cache .ruff_cache *.egg-info

@@ -15,7 +15,9 @@ Identical rows (in the same order) give identical parquet bytes: the schema come
 
 from __future__ import annotations
 
+import json
 import math
+import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -26,8 +28,16 @@ import pyarrow.parquet as pq
 
 from crepe_datasets.builders.images import ImageCropper
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest
+from crepe_datasets.cards.plots import (
+    DROPS_PLOT,
+    ROWS_PLOT,
+    VERIFICATION_PLOT,
+    drops_by_reason,
+    rows_per_split,
+)
 from crepe_datasets.cards.portable import portable_manifest
 from crepe_datasets.cards.render import render_card
+from crepe_datasets.cards.verification import check_verification
 from crepe_datasets.scenegraph.errors import CrepeInputError, FailedChecksError
 from crepe_datasets.scenegraph.outputs import check_output
 from crepe_datasets.scenegraph.provenance import (
@@ -120,6 +130,37 @@ def _write_split(
     return paths, n_rows
 
 
+def _write_plots(folder: Path, manifest: BuildManifest) -> list[str]:
+    """The card's plots (rows per split, drops by reason); returns their relative paths."""
+    written = []
+    for name, png in (
+        (ROWS_PLOT, rows_per_split(manifest.counts)),
+        (DROPS_PLOT, drops_by_reason(manifest.drops.to_dict())),
+    ):
+        if png is not None:
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(png)
+            written.append(name)
+    return written
+
+
+def _carry_verification(old: Path, new: Path, manifest: BuildManifest) -> None:
+    """Keep the human verification of a folder rebuilt in place: current if its rows are
+    unchanged (same row hashes), stale otherwise; its plot is copied over."""
+    try:
+        previous = json.loads((old / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    verification = previous.get("human_verification") if isinstance(previous, dict) else None
+    if not verification or manifest.human_verification:
+        return
+    manifest.human_verification = check_verification(verification, new)
+    if (old / VERIFICATION_PLOT).exists():
+        (new / VERIFICATION_PLOT).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(old / VERIFICATION_PLOT, new / VERIFICATION_PLOT)
+        manifest.assets = sorted(set(manifest.assets) | {VERIFICATION_PLOT})
+
+
 def write_dataset(
     out_dir: str | Path,
     tables: Mapping[str, Mapping[str, Rows]],
@@ -198,6 +239,8 @@ def write_dataset(
             for p in written
             for d in [describe_input(p)]
         ]
+        _carry_verification(out_dir, tmp, manifest)
+        manifest.assets = sorted(set(manifest.assets) | set(_write_plots(tmp, manifest)))
         manifest.wall_time_s = round(time.time() - manifest.started_at, 3)
         published = portable_manifest(manifest)
         write_json_atomic(tmp / MANIFEST_NAME, published.to_dict())

@@ -78,6 +78,8 @@ class BuildManifest:
     drops: DropLog = field(default_factory=DropLog)
     summary: dict[str, Any] = field(default_factory=dict)
     validation: dict[str, Any] = field(default_factory=dict)
+    human_verification: dict[str, Any] = field(default_factory=dict)
+    assets: list[str] = field(default_factory=list)
     started_at: float = field(default_factory=command_start)
     wall_time_s: float | None = None
 
@@ -122,6 +124,8 @@ class BuildManifest:
             "repairs": self.drops.repairs_dict(),
             "summary": self.summary,
             "validation": self.validation,
+            "human_verification": self.human_verification,
+            "assets": self.assets,
             "card": self.card.to_dict(),
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started_at)),
             "wall_time_s": self.wall_time_s,
@@ -149,6 +153,8 @@ class BuildManifest:
             drops=DropLog.from_dict(data.get("drops") or {}, data.get("repairs")),
             summary=data.get("summary") or {},
             validation=data.get("validation") or {},
+            human_verification=data.get("human_verification") or {},
+            assets=data.get("assets") or [],
         )
         manifest.wall_time_s = data.get("wall_time_s")
         return manifest

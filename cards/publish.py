@@ -83,8 +83,9 @@ def secret_files(folder: str | Path) -> list[str]:
 def plan_release(folder: str | Path, repo_id: str, tag: str | None = None) -> ReleasePlan:
     """The release of ``folder`` to ``repo_id`` (tag defaults to ``v`` + dataset version).
 
-    Only the files the manifest names are planned: ``README.md``, ``build_manifest.json`` and
-    the parquet files of ``outputs``; anything else in the folder stays on this machine.
+    Only the files the manifest names are planned: ``README.md``, ``build_manifest.json``, the
+    parquet files of ``outputs`` and the card's plots (``assets``); anything else in the folder
+    stays on this machine.
 
     Raises:
         CrepeInputError: the folder is incomplete, or holds a secrets-like file (``.env``,
@@ -101,7 +102,12 @@ def plan_release(folder: str | Path, repo_id: str, tag: str | None = None) -> Re
     if "/" not in repo_id:
         raise CrepeInputError(f"repository {repo_id!r} must be written as <org or user>/<name>")
     manifest = read_manifest(folder)
-    files = ("README.md", MANIFEST_NAME, *sorted(o.path for o in manifest.outputs))
+    files = (
+        "README.md",
+        MANIFEST_NAME,
+        *sorted(o.path for o in manifest.outputs),
+        *sorted(manifest.assets),
+    )
     for name in files:
         path = PurePosixPath(name)
         if path.is_absolute() or ".." in path.parts or not (folder / path).is_file():

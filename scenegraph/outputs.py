@@ -31,7 +31,7 @@ from crepe_datasets.scenegraph.leftovers import owned_temp_file
 
 OutputKind = Literal["dataset", "folder", "file"]
 MANIFEST_FILE = "build_manifest.json"
-DATASET_ENTRIES = frozenset({MANIFEST_FILE, "README.md", "data"})
+DATASET_ENTRIES = frozenset({MANIFEST_FILE, "README.md", "data", "assets"})
 _SPEC = re.compile(r"^[a-z][a-z0-9_-]*:(?!//)")
 
 

@@ -25,6 +25,7 @@ def test_plan_uses_manifest_version_as_tag(folder):
         "README.md",
         "build_manifest.json",
         "data/c/test-00000-of-00001.parquet",
+        "assets/rows_per_split.png",  # the card's plot (no drops, so no drops plot)
     }
 
 
@@ -41,4 +42,4 @@ def test_repo_name_must_have_owner(folder):
 
 def test_dry_run_from_the_command_line(folder, capsys):
     assert main(["publish", str(folder), "--repo", "org/toy", "--dry-run"]) == 0
-    assert "org/toy @ v1.4.0: 3 files" in capsys.readouterr().out
+    assert "org/toy @ v1.4.0: 4 files" in capsys.readouterr().out

@@ -174,12 +174,14 @@ def test_publish_dry_run_validates_and_lists_only_manifest_files(built, capsys):
     assert main(["publish", str(folder), "--repo", "me/prod", "--dry-run"]) == 0
     printed = capsys.readouterr().out
     manifest = json.loads((folder / "build_manifest.json").read_text())
-    assert "validation: passed" in printed and f"{len(manifest['outputs']) + 2} files" in printed
+    listed = len(manifest["outputs"]) + 2 + len(manifest["assets"])  # + README, manifest, plots
+    assert "validation: passed" in printed and f"{listed} files" in printed
     from crepe_datasets.cards.publish import plan_release
 
     plan = plan_release(folder, "me/prod")
     assert "notes.md" not in plan.files and set(plan.files) == {
-        "README.md", "build_manifest.json", *(o["path"] for o in manifest["outputs"])
+        "README.md", "build_manifest.json", *(o["path"] for o in manifest["outputs"]),
+        *manifest["assets"],
     }  # fmt: skip
     (folder / ".env").write_text("HF_TOKEN=hf_xxx")
     assert main(["publish", str(folder), "--repo", "me/prod", "--dry-run"]) == 2
