@@ -28,6 +28,7 @@ from crepe_datasets.builders.images import ImageCropper
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest
 from crepe_datasets.cards.render import render_card
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.explain import explain_drops
 from crepe_datasets.scenegraph.provenance import (
     InputFile,
     atomic_directory,
@@ -122,7 +123,10 @@ def write_dataset(
         CrepeInputError: when there is nothing to write.
     """
     if not any(rows for splits in tables.values() for rows in splits.values()):
-        raise CrepeInputError(f"nothing to write to {out_dir}: every config and split is empty")
+        raise CrepeInputError(
+            f"nothing to write to {out_dir}: every config and split is empty; "
+            f"{explain_drops(manifest.drops)}."
+        )
     out_dir = Path(out_dir)
     counts: dict[str, dict[str, int]] = {}
     yaml_features: dict[str, list] = {}

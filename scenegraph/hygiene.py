@@ -9,8 +9,8 @@ reason                   characters                                            a
 =======================  ====================================================  ===============
 ``invalid_utf8``         U+FFFD (a decoder replaced bytes that were not        drop the record
                          UTF-8) and lone surrogates (``surrogateescape``)
-``control_chars``        C0/C1 controls other than tab, CR and LF (NUL, BEL,   each becomes a
-                         ESC, DEL …)                                           space; repair
+``control_chars``        C0/C1 controls other than tab, CR, LF and the other   removed; repair
+                         whitespace controls (NUL, BEL, ESC, DEL …)
 ``invisible_chars``      format characters (zero-width space and joiners,      removed; repair
                          soft hyphen, BOM, bidi marks), private-use
                          characters and non-characters
@@ -20,7 +20,9 @@ reason                   characters                                            a
 ``empty_after_cleaning`` nothing left once the characters above are gone       drop the record
 =======================  ====================================================  ===============
 
-Repairs are counted with :meth:`DropLog.repair` (the record is kept), drops with
+Controls are removed rather than turned into spaces: a NUL inside a word is corruption (text
+written as UTF-16 and read as UTF-8 has a NUL after every letter), and removing it gives the
+word back. Repairs are counted with :meth:`DropLog.repair` (the record is kept), drops with
 :meth:`DropLog.drop`. Clean text (``str.isprintable()``, checked in C) takes a fast path that
 costs one scan and allocates nothing. :func:`unclean_reason` is the matching test that the
 dataset invariants apply to every text column.
@@ -75,12 +77,10 @@ def scrub(text: str) -> tuple[str | None, str | None, frozenset[str]]:
             out.append(ch)
         elif kind == "invalid_utf8":
             return None, "invalid_utf8", frozenset()
-        elif kind == "invisible_chars":
+        elif kind in ("invisible_chars", "control_chars"):
             repairs.add(kind)
         else:
             out.append(" ")
-            if kind == "control_chars":
-                repairs.add(kind)
     cleaned = " ".join("".join(out).split())
     if not cleaned and text.strip():
         return None, "empty_after_cleaning", frozenset(repairs)

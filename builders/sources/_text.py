@@ -23,7 +23,8 @@ from crepe_datasets.scenegraph.provenance import DropLog
 def clean_caption(value: Any, drops: DropLog, stage: str, where: str) -> str | None:
     """The stripped caption, or ``None`` after counting why it is unusable.
 
-    Reasons: ``missing_caption`` (``None``), ``not_a_string``, ``empty_caption``, and those of
+    Reasons: ``missing_caption`` (``None``), ``not_a_string``, ``empty_caption``, ``no_letters``
+    (a number or an id read as the caption: usually the wrong column), and those of
     :func:`crepe_datasets.scenegraph.hygiene.clean_text` (``invalid_utf8``, ``text_too_long``,
     ``empty_after_cleaning``; ``control_chars`` / ``invisible_chars`` repairs).
     """
@@ -36,6 +37,9 @@ def clean_caption(value: Any, drops: DropLog, stage: str, where: str) -> str | N
     text = value.strip()
     if not text:
         drops.drop(stage, "empty_caption", where)
+        return None
+    if not any(c.isalpha() for c in text):
+        drops.drop(stage, "no_letters", f"{where}: {text[:40]!r}")
         return None
     return clean_text(text, drops, stage, where)
 

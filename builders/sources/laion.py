@@ -82,6 +82,16 @@ def read_laion_parquet(
             f"{p} has no caption column {' or '.join(wanted)}; its columns are {names}; "
             "choose one with laion:PATH#column."
         )
+    kind = pf.schema_arrow.field(caption_col).type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    textual = (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary,
+               pa.types.is_large_binary, pa.types.is_null)  # fmt: skip
+    if not any(check(kind) for check in textual):
+        raise CrepeInputError(
+            f"column {caption_col} of {p} holds {kind} values, not text; choose the caption "
+            f"column with laion:PATH#column (its columns are {names})."
+        )
     url_col = next((c for c in URL_COLUMNS if c in names), None)
     columns = [caption_col] + ([url_col] if url_col else [])
     source = f"laion:{p.name}"

@@ -145,6 +145,7 @@ def _fast_object(d: Any, size: tuple[int, int] | None) -> SGObject | None:
         and type(h) in _NUMBER_TYPES
         and w > 0
         and h > 0
+        and math.isfinite(x + y + w + h)
         and (size is None or (x >= 0 and y >= 0 and x + w <= size[0] and y + h <= size[1]))
     ):
         return None
