@@ -5,11 +5,13 @@ With a scheduler address the engine connects to an existing cluster
 LocalCluster of ``workers`` single-threaded worker processes. Each worker loads the parser
 once and keeps it in a process-wide cache (:func:`crepe_datasets.builders.seen_tables.worker_parser`), so
 tasks after the first reuse the model. Futures are submitted with a bounded window and
-gathered in task order, so the client holds at most a few shards.
+gathered in task order, so the client holds at most a few shards. On Ctrl-C or an error the
+futures in flight are cancelled and the client and cluster closed with short timeouts.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -34,6 +36,7 @@ class DaskEngine(Engine):
             ) from err
         self.scheduler = scheduler
         self._cluster = None
+        self._pending: deque = deque()
         if scheduler:
             self._client = Client(scheduler)
         else:
@@ -46,6 +49,7 @@ class DaskEngine(Engine):
 
     def imap(self, fn: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[Any]:
         pending: deque = deque()
+        self._pending = pending
         for task in tasks:
             pending.append(self._client.submit(fn, *task, pure=False))
             if len(pending) >= self.max_in_flight:
@@ -64,3 +68,13 @@ class DaskEngine(Engine):
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+    def abort(self) -> None:
+        """Cancel what is in flight and close quickly (Ctrl-C or an error)."""
+        with contextlib.suppress(Exception):
+            self._client.cancel(list(self._pending), force=True)
+        with contextlib.suppress(Exception):
+            self._client.close(timeout=2)
+        if self._cluster is not None:
+            with contextlib.suppress(Exception):
+                self._cluster.close(timeout=5)
