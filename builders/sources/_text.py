@@ -44,6 +44,18 @@ def clean_caption(value: Any, drops: DropLog, stage: str, where: str) -> str | N
     return clean_text(text, drops, stage, where)
 
 
+def clean_negatives(values: list[str], drops: DropLog, stage: str, where: str) -> list[str]:
+    """Hard-negative captions through the same hygiene as captions; unusable ones counted, left out."""
+    out = []
+    for value in values:
+        text = value.strip()
+        if text:
+            text = clean_text(text, drops, stage, f"{where} negative")
+            if text is not None:
+                out.append(text)
+    return out
+
+
 def iter_decoded_lines(path: Path, drops: DropLog, stage: str) -> Iterator[tuple[int, str]]:
     """``(line_number, text)`` for every line of a file, read as bytes and decoded as UTF-8.
 
