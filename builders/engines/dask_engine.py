@@ -12,6 +12,8 @@ futures in flight are cancelled and the client and cluster closed with short tim
 from __future__ import annotations
 
 import contextlib
+import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -40,9 +42,17 @@ class DaskEngine(Engine):
         if scheduler:
             self._client = Client(scheduler)
         else:
-            self._cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-            )
+            # Worker processes started while SIGINT is ignored keep ignoring it: Ctrl-C then
+            # reaches only this process, which closes the cluster (no worker tracebacks).
+            main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:
+                self._cluster = LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, previous)
             self._client = Client(self._cluster)
         self.workers = max(1, len(self._client.scheduler_info().get("workers", {})) or workers)
         self.max_in_flight = max_in_flight or 2 * self.workers
