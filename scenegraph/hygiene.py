@@ -105,7 +105,12 @@ def clean_text(
         where: The record, for the drop's example (file and line or id).
         max_chars: Longest text kept; ``None`` for no limit.
     """
-    cleaned, reason, repairs = scrub(text)
+    if text.isprintable() and _INVALID not in text:  # the common case: nothing to clean
+        if max_chars is None or len(text) <= max_chars:
+            return text
+        cleaned, reason, repairs = text, None, frozenset()
+    else:
+        cleaned, reason, repairs = scrub(text)
     for repair in sorted(repairs):
         drops.repair(stage, repair)
     if reason is not None:

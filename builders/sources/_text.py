@@ -38,7 +38,7 @@ def clean_caption(value: Any, drops: DropLog, stage: str, where: str) -> str | N
     if not text:
         drops.drop(stage, "empty_caption", where)
         return None
-    if not any(c.isalpha() for c in text):
+    if not has_letter(text):
         drops.drop(stage, "no_letters", f"{where}: {text[:40]!r}")
         return None
     return clean_text(text, drops, stage, where)
@@ -54,6 +54,14 @@ def clean_negatives(values: list[str], drops: DropLog, stage: str, where: str) -
             if text is not None:
                 out.append(text)
     return out
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def has_letter(text: str) -> bool:
+    """Whether ``text`` holds at least one letter (any script)."""
+    return _LETTER.search(text) is not None
 
 
 def iter_decoded_lines(path: Path, drops: DropLog, stage: str) -> Iterator[tuple[int, str]]:
