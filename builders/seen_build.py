@@ -214,6 +214,7 @@ def _finish(
         "cleaning": dict(sorted(cleaning.items())),
         "drops": drops.to_dict(),
         "drop_examples": drops.examples_dict(),
+        "repairs": drops.repairs_dict(),
         "tables": {name: len(tables[name]) for name in TABLES},
         "resources": {"worker_peak_rss_mb": peak},
     }

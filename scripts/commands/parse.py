@@ -137,6 +137,9 @@ def parse_corpus_cmd(
             click.echo(f"  dropped ({stage}) {reason}: {n:,}")
     for reason, n in manifest["cleaning"].items():
         click.echo(f"  cleaned {reason}: {n:,}")
+    for stage, reasons in manifest.get("repairs", {}).items():
+        for reason, n in reasons.items():
+            click.echo(f"  repaired ({stage}) {reason}: {n:,}")
 
 
 @click.command("parser")

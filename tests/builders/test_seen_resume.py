@@ -61,9 +61,11 @@ def test_a_corpus_that_yields_nothing_leaves_no_blocking_record(tmp_path):
     out = tmp_path / "seen"
     with pytest.raises(CrepeInputError, match="no_letters"):
         build_seen_tables(f"text:{corpus}", out, InProcessEngine(), progress=False)
-    corpus.write_text("a dog on a red couch\n")
+    corpus.write_text("a dog on a re\x00d cou\u200bch\n")  # fixed, but with a NUL and a ZWSP
     m = build_seen_tables(f"text:{corpus}", out, InProcessEngine(), progress=False)
     assert m["counts"]["captions_parsed"] == 1
+    assert m["repairs"] == {"text": {"control_chars": 1, "invisible_chars": 1}}
+    assert m["tables"]["compounds_ao"] == 1  # (red, couch), not (re d, cou ch)
 
 
 def test_the_same_corpus_by_another_path_is_the_same_corpus(tmp_path, monkeypatch):
