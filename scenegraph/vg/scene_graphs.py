@@ -56,7 +56,11 @@ def image_header(
         return None
     image_id = rec.get("image_id", rec.get("id"))
     if isinstance(image_id, str):
-        image_id = clean_text(image_id.strip(), drops, stage, where, max_chars=200) or ""
+        image_id = image_id.strip()
+        if image_id:
+            image_id = clean_text(image_id, drops, stage, where, max_chars=200)
+            if image_id is None:  # counted by the hygiene step
+                return None
     if not isinstance(image_id, (int, str)) or isinstance(image_id, bool) or image_id == "":
         drops.drop(stage, "image_missing_id", where)
         return None

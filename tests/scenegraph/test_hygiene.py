@@ -146,3 +146,15 @@ def test_bad_objects_are_counted_by_cause(tmp_path, mutate, reason):
     assert list(iter_scene_graphs(bad, drops)) == []
     n_objects = sum(len(r["objects"]) for r in records)
     assert drops.to_dict()["vg_scene_graphs"][reason] == n_objects
+
+
+def test_string_image_ids_are_cleaned_or_dropped(tmp_path):
+    records = json.loads(_vg("scene_graphs.json").read_text())[:3]
+    records[0]["image_id"] = "1\ufffd"  # undecodable: dropped
+    records[1]["image_id"] = " 2\x00 "  # control character: removed
+    records[2]["image_id"] = "  "  # blank: no id
+    bad = tmp_path / "scene_graphs.json"
+    bad.write_text(json.dumps(records))
+    drops = DropLog()
+    assert [g.image_id for g in iter_scene_graphs(bad, drops)] == ["2"]
+    assert drops.to_dict() == {"vg_scene_graphs": {"invalid_utf8": 1, "image_missing_id": 1}}
