@@ -4,10 +4,18 @@ See :mod:`crepe_datasets.builders.seen_tables` for what the tables hold. Resumin
 ``shards/run.json`` (the corpus checksums and settings) and one ``shards/shard-NNNNNN.json``
 per finished shard; a restarted run with the same inputs and settings re-reads the corpus
 (cheap), skips the finished shards without parsing them, and parses only the rest.
+
+The run record identifies a corpus by its kind, option and content (the files' checksums), not
+by the path it was named with, so ``text:./c.txt``, ``text:/abs/c.txt`` and a symlink to it are
+the same corpus. A run that fails on bad input marks its record ``failed``; a later run with a
+corrected input then replaces that record and the shards of the broken input instead of
+refusing the folder. A record with no finished shard never blocks a run either. Ctrl-C leaves
+the record and the finished shards, so the next run resumes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections import Counter
@@ -18,6 +26,7 @@ from typing import Any
 from crepe_datasets.builders.engines.base import Engine
 from crepe_datasets.builders.seen_clean import MAX_CHARS, clean_caption
 from crepe_datasets.builders.seen_tables import TABLES, ShardCounts, parse_shard_json
+from crepe_datasets.builders.sources.corpus import parse_spec
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
 from crepe_datasets.scenegraph.provenance import (
@@ -37,18 +46,46 @@ def _shard_path(folder: Path, k: int) -> Path:
     return folder / f"shard-{k:06d}.json"
 
 
+#: Fields of the run record that must match for finished shards to be reused.
+IDENTITY = ("kind", "option", "inputs_sha256", "shard_size", "max_chars", "parser_version", "model")
+
+
 def _check_run(shards: Path, key: dict[str, Any]) -> None:
-    """Refuse to mix shards of another corpus or other settings into this run."""
+    """Refuse to mix shards of another corpus or other settings into this run.
+
+    A record of a failed run, or one without any finished shard, is replaced (with the shards
+    it left) instead of refusing the folder.
+    """
     run_file = shards / "run.json"
+    done = sorted(shards.glob("shard-*.json"))
     if run_file.exists():
-        old = json.loads(run_file.read_text())
-        if old != key:
+        try:
+            old = json.loads(run_file.read_text())
+        except (OSError, ValueError):
+            old = {}
+        if "kind" not in old and isinstance(old.get("corpus"), str):  # a record of an older version
+            with contextlib.suppress(CrepeInputError):
+                fmt, _, option = parse_spec(old["corpus"])
+                old.update(kind=fmt.name, option=option)
+        differs = [f for f in IDENTITY if old.get(f) != key.get(f)]
+        if not differs:
+            if old.get("failed"):
+                write_json_atomic(run_file, key)
+            return
+        if done and not old.get("failed"):
             raise CrepeInputError(
-                f"{shards.parent} holds shards of another corpus or other settings "
-                f"({run_file}); delete that folder or choose another --out."
+                f"{shards.parent} holds {len(done)} finished shard(s) of another corpus or other "
+                f"settings ({', '.join(differs)} differ; {run_file}); delete that folder or "
+                "choose another --out."
             )
-    else:
-        write_json_atomic(run_file, key)
+        for f in done:
+            f.unlink()
+    write_json_atomic(run_file, key)
+
+
+def _mark_failed(shards: Path, key: dict[str, Any], err: Exception) -> None:
+    """Record that this run stopped on bad input, so that a corrected rerun is not refused."""
+    write_json_atomic(shards / "run.json", {**key, "failed": str(err)[:500]})
 
 
 def build_seen_tables(
@@ -75,8 +112,11 @@ def build_seen_tables(
     shards = out / "shards"
     shards.mkdir(parents=True, exist_ok=True)
     inputs = describe_inputs(corpus_files(spec))
+    fmt, _, option = parse_spec(spec)
     key = {
         "corpus": spec,
+        "kind": fmt.name,
+        "option": option,
         "inputs_sha256": combined_checksum(inputs),
         "shard_size": shard_size,
         "max_chars": max_chars,
@@ -115,12 +155,17 @@ def build_seen_tables(
     pending: list[int] = []
     bar = tqdm(unit=" captions", unit_scale=True, disable=not progress, desc=f"parse {spec}")
     tasks = ((texts, model) for _, texts in todo())
-    for result in engine.imap(parse_shard_json, tasks):
-        k = pending.pop(0)
-        write_text_atomic(_shard_path(shards, k), result)
-        bar.update(json.loads(result)["captions"])
-        stats["shards_parsed"] += 1
-    bar.close()
+    try:
+        for result in engine.imap(parse_shard_json, tasks):
+            k = pending.pop(0)
+            write_text_atomic(_shard_path(shards, k), result)
+            bar.update(json.loads(result)["captions"])
+            stats["shards_parsed"] += 1
+    except CrepeInputError as err:
+        _mark_failed(shards, key, err)
+        raise
+    finally:
+        bar.close()
     return _finish(out, shards, spec, inputs, engine, key, drops, cleaning, stats)
 
 
@@ -169,6 +214,7 @@ def _finish(
         "cleaning": dict(sorted(cleaning.items())),
         "drops": drops.to_dict(),
         "drop_examples": drops.examples_dict(),
+        "repairs": drops.repairs_dict(),
         "tables": {name: len(tables[name]) for name in TABLES},
         "resources": {"worker_peak_rss_mb": peak},
     }

@@ -21,8 +21,8 @@ from crepe_datasets.builders.writer import write_dataset
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
-from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.types import normalize_name
+from crepe_datasets.scenegraph.vg.folder import vg_files
 from crepe_datasets.scenegraph.visual_genome import iter_regions, read_image_data
 
 DATASET = "crepe-vg-regions"
@@ -86,9 +86,7 @@ def build_vg_regions(config: VGRegionsConfig) -> BuildManifest:
     Raises:
         CrepeInputError: when the Visual Genome folder lacks the files this build reads.
     """
-    for name in ("region_descriptions.json", "image_data.json"):
-        if not (config.vg_dir / name).exists():
-            raise CrepeInputError(f"{config.vg_dir} has no {name}; pass the Visual Genome folder")
+    vg_files(config.vg_dir, "region_descriptions.json", "image_data.json")
     manifest = BuildManifest(
         dataset=DATASET,
         version=VERSION,

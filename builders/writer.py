@@ -39,6 +39,7 @@ from crepe_datasets.cards.portable import portable_manifest
 from crepe_datasets.cards.render import render_card
 from crepe_datasets.cards.verification import check_verification
 from crepe_datasets.scenegraph.errors import CrepeInputError, FailedChecksError
+from crepe_datasets.scenegraph.explain import explain_drops
 from crepe_datasets.scenegraph.outputs import check_output
 from crepe_datasets.scenegraph.provenance import (
     InputFile,
@@ -194,7 +195,10 @@ def write_dataset(
             (nothing is written then).
     """
     if not any(rows for splits in tables.values() for rows in splits.values()):
-        raise CrepeInputError(f"nothing to write to {out_dir}: every config and split is empty")
+        raise CrepeInputError(
+            f"nothing to write to {out_dir}: every config and split is empty; "
+            f"{explain_drops(manifest.drops)}."
+        )
     out_dir = check_output(out_dir, "dataset", overwrite=True)
     failed = failed_checks(manifest.validation)
     if failed and not allow_failed_checks:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.hygiene import clean_text
 from crepe_datasets.scenegraph.provenance import DropLog
 
 TUPLE = re.compile(r"\(\s*(.*?)\s*\)(?=\s*,\s*\(|\s*$)")
@@ -74,12 +75,19 @@ def read_factual(path: str | Path, drops: DropLog | None = None) -> list[GoldGra
     """
     drops = drops if drops is not None else DropLog()
     p = Path(path)
-    if not p.exists():
-        raise CrepeInputError(
-            f"FACTUAL gold file {p} does not exist; pass the path to a FACTUAL CSV."
-        )
+    if not p.is_file():
+        what = "is a folder" if p.is_dir() else "does not exist"
+        raise CrepeInputError(f"FACTUAL gold file {p} {what}; pass the path to a FACTUAL CSV.")
+    try:
+        return _read_rows(p, drops)
+    except csv.Error as err:
+        raise CrepeInputError(f"{p} is not a readable CSV file ({err}).") from None
+
+
+def _read_rows(p: Path, drops: DropLog) -> list[GoldGraph]:
     out: list[GoldGraph] = []
-    with p.open(newline="", encoding="utf-8") as handle:
+    csv.field_size_limit(1 << 30)
+    with p.open(newline="", encoding="utf-8-sig", errors="surrogateescape") as handle:
         reader = csv.DictReader(handle)
         missing = [c for c in REQUIRED_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
@@ -91,6 +99,9 @@ def read_factual(path: str | Path, drops: DropLog | None = None) -> list[GoldGra
             caption = (row.get("caption") or "").strip()
             if not caption:
                 drops.drop("factual", "empty_caption", f"row {n}")
+                continue
+            caption = clean_text(caption, drops, "factual", f"row {n}")
+            if caption is None:
                 continue
             try:
                 objects, attributes, relations = parse_scene_graph(row.get("scene_graph") or "")

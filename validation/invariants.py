@@ -14,7 +14,10 @@ Checks (names as counted in the report):
 * ``atom_not_one_change`` — an atom negative's graph differs from the subgraph in exactly one atom
   (one removed, one added, same type);
 * ``negate_not_one_negation`` — a negation is either caption-level ("there is no …") or its graph
-  differs in exactly one atom, replaced by the same atom with "not " in front.
+  differs in exactly one atom, replaced by the same atom with "not " in front;
+* ``text_control_chars``, ``text_invisible_chars``, ``text_invalid_utf8`` — no text column (nor
+  a string inside a list column) holds a character that input hygiene removes
+  (:mod:`crepe_datasets.validation.text_columns`).
 
 Graph checks need the ``subgraph`` and ``negative_subgraphs`` columns (compact JSON); rows
 without them are counted under ``subgraph_checks_skipped`` / ``graph_checks_skipped``, so the
@@ -33,6 +36,7 @@ from crepe_datasets.generators.captions import CAPTION_NEGATION, NEGATION_PREFIX
 from crepe_datasets.generators.captions.coverage import missing_atoms
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.scenegraph.types import Atom, SceneGraph
+from crepe_datasets.validation.text_columns import check_text_columns
 
 MAX_EXAMPLES = 5
 
@@ -159,6 +163,7 @@ def check_rows(tables: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]) 
     for config, splits in tables.items():
         for rows in splits.values():
             for row in rows:
+                check_text_columns(config, row, report)
                 if not isinstance(row.get("caption"), str):
                     # tables without a caption (a training table, 2x2 groups) have no row checks
                     report.skipped[f"{config}:no_caption_column"] += 1

@@ -31,11 +31,37 @@ META_COLUMNS = ("category", "type", "subtype")
 
 
 def rows_of_file(path: Path, columns: set[str] | None = None) -> list[dict[str, Any]]:
-    """Rows of one ``.csv``/``.tsv``/``.parquet``/``.jsonl`` file (parquet: only ``columns`` when given)."""
+    """Rows of one ``.csv``/``.tsv``/``.parquet``/``.jsonl`` file (parquet: only ``columns`` when given).
+
+    Raises:
+        CrepeInputError: the file is not UTF-8, not a readable table of its kind, or holds a
+            row that is not an object (one sentence naming the file and the cause).
+    """
+    import csv
+
+    import pyarrow as pa
+
+    try:
+        rows = _rows_of_file(path, columns)
+    except UnicodeDecodeError as err:
+        raise CrepeInputError(
+            f"{path} is not UTF-8 text (invalid byte at position {err.start:,}); re-encode it."
+        ) from None
+    except (csv.Error, json.JSONDecodeError, OSError, pa.ArrowException) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise CrepeInputError(f"{path} is not a readable {path.suffix} table ({first}).") from None
+    bad = next((i for i, row in enumerate(rows) if not isinstance(row, dict)), None)
+    if bad is not None:
+        raise CrepeInputError(f"{path} row {bad + 1} is not an object with named columns.")
+    return rows
+
+
+def _rows_of_file(path: Path, columns: set[str] | None) -> list[Any]:
     suffix = path.suffix.lower()
     if suffix in {".csv", ".tsv"}:
         import csv
 
+        csv.field_size_limit(1 << 30)
         with open(path, encoding="utf-8-sig", newline="") as handle:
             return list(csv.DictReader(handle, delimiter="\t" if suffix == ".tsv" else ","))
     if suffix == ".parquet":
@@ -100,7 +126,7 @@ def read_group_table(
     if rows and not any(_first(r, CAPTION_COLUMNS[0]) is not None for r in rows[:100]):
         names = " or ".join("/".join(c) for c in CAPTION_COLUMNS)
         raise CrepeInputError(
-            f"{path} has no caption columns: expected {names} (found {sorted(rows[0])})."
+            f"{path} has no caption columns: expected {names} (found {sorted(str(k) for k in rows[0])})."
         )
 
     def generate() -> Iterator[GroupSample]:

@@ -28,13 +28,20 @@ class Engine:
         return {"engine": self.name, "workers": self.workers}
 
     def close(self) -> None:
-        """Release workers (nothing to do in-process)."""
+        """Release workers once their tasks are done (nothing to do in-process)."""
+
+    def abort(self) -> None:
+        """Release workers at once, dropping tasks in flight (an error or Ctrl-C); default: close."""
+        self.close()
 
     def __enter__(self) -> Engine:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
 
 
 class InProcessEngine(Engine):

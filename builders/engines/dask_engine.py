@@ -5,11 +5,15 @@ With a scheduler address the engine connects to an existing cluster
 LocalCluster of ``workers`` single-threaded worker processes. Each worker loads the parser
 once and keeps it in a process-wide cache (:func:`crepe_datasets.builders.seen_tables.worker_parser`), so
 tasks after the first reuse the model. Futures are submitted with a bounded window and
-gathered in task order, so the client holds at most a few shards.
+gathered in task order, so the client holds at most a few shards. On Ctrl-C or an error the
+futures in flight are cancelled and the client and cluster closed with short timeouts.
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -34,18 +38,28 @@ class DaskEngine(Engine):
             ) from err
         self.scheduler = scheduler
         self._cluster = None
+        self._pending: deque = deque()
         if scheduler:
             self._client = Client(scheduler)
         else:
-            self._cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-            )
+            # Worker processes started while SIGINT is ignored keep ignoring it: Ctrl-C then
+            # reaches only this process, which closes the cluster (no worker tracebacks).
+            main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:
+                self._cluster = LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                )
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, previous)
             self._client = Client(self._cluster)
         self.workers = max(1, len(self._client.scheduler_info().get("workers", {})) or workers)
         self.max_in_flight = max_in_flight or 2 * self.workers
 
     def imap(self, fn: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator[Any]:
         pending: deque = deque()
+        self._pending = pending
         for task in tasks:
             pending.append(self._client.submit(fn, *task, pure=False))
             if len(pending) >= self.max_in_flight:
@@ -64,3 +78,13 @@ class DaskEngine(Engine):
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+    def abort(self) -> None:
+        """Cancel what is in flight and close quickly (Ctrl-C or an error)."""
+        with contextlib.suppress(Exception):
+            self._client.cancel(list(self._pending), force=True)
+        with contextlib.suppress(Exception):
+            self._client.close(timeout=2)
+        if self._cluster is not None:
+            with contextlib.suppress(Exception):
+                self._cluster.close(timeout=5)

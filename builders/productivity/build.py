@@ -49,6 +49,7 @@ from crepe_datasets.scenegraph.lexicon import normalize_object
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.scenegraph.vg.folder import vg_files
 
 
 @dataclass
@@ -96,13 +97,7 @@ def prepare_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
 
 
 def _vg_files(vg: str) -> tuple[Path, Path]:
-    folder = Path(vg)
-    graphs, images = folder / "scene_graphs.json", folder / "image_data.json"
-    for f in (graphs, images):
-        if not f.is_file():
-            raise CrepeInputError(
-                f"--vg {folder} has no {f.name}; give the Visual Genome folder holding it."
-            )
+    graphs, images = vg_files(vg, "scene_graphs.json", "image_data.json")
     return graphs, images
 
 

@@ -3,6 +3,10 @@
 Invalid UTF-8 policy: a line (or row) whose bytes are not valid UTF-8 is **dropped** and counted
 with reason ``invalid_utf8``; it is never repaired with replacement characters, because a
 mangled caption would later parse into wrong atoms.
+
+Every caption value then passes the shared input hygiene of
+:mod:`crepe_datasets.scenegraph.hygiene` (control and invisible characters removed and counted as
+repairs; U+FFFD, lone surrogates and captions over ``MAX_TEXT_CHARS`` characters dropped).
 """
 
 from __future__ import annotations
@@ -12,13 +16,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from crepe_datasets.scenegraph.hygiene import clean_text
 from crepe_datasets.scenegraph.provenance import DropLog
 
 
 def clean_caption(value: Any, drops: DropLog, stage: str, where: str) -> str | None:
     """The stripped caption, or ``None`` after counting why it is unusable.
 
-    Reasons: ``missing_caption`` (``None``), ``not_a_string``, ``empty_caption``.
+    Reasons: ``missing_caption`` (``None``), ``not_a_string``, ``empty_caption``, ``no_letters``
+    (a number or an id read as the caption: usually the wrong column), and those of
+    :func:`crepe_datasets.scenegraph.hygiene.clean_text` (``invalid_utf8``, ``text_too_long``,
+    ``empty_after_cleaning``; ``control_chars`` / ``invisible_chars`` repairs).
     """
     if value is None:
         drops.drop(stage, "missing_caption", where)
@@ -30,7 +38,30 @@ def clean_caption(value: Any, drops: DropLog, stage: str, where: str) -> str | N
     if not text:
         drops.drop(stage, "empty_caption", where)
         return None
-    return text
+    if not has_letter(text):
+        drops.drop(stage, "no_letters", f"{where}: {text[:40]!r}")
+        return None
+    return clean_text(text, drops, stage, where)
+
+
+def clean_negatives(values: list[str], drops: DropLog, stage: str, where: str) -> list[str]:
+    """Hard-negative captions through the same hygiene as captions; unusable ones counted, left out."""
+    out = []
+    for value in values:
+        text = value.strip()
+        if text:
+            text = clean_text(text, drops, stage, f"{where} negative")
+            if text is not None:
+                out.append(text)
+    return out
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def has_letter(text: str) -> bool:
+    """Whether ``text`` holds at least one letter (any script)."""
+    return _LETTER.search(text) is not None
 
 
 def iter_decoded_lines(path: Path, drops: DropLog, stage: str) -> Iterator[tuple[int, str]]:

@@ -6,7 +6,10 @@ columns are then taken by name, otherwise the caption is column 0 and the URL co
 Fields are split on tabs only (no quoting: CC3M captions contain bare quotes).
 
 Record ids are the 0-based data row numbers (the header is not a row); ``image_id`` is the URL.
-Dropped rows (stage ``cc``): ``invalid_utf8``, ``missing_column``, ``empty_caption``.
+Dropped rows (stage ``cc``): ``invalid_utf8``, ``missing_column``, ``empty_caption``,
+``caption_is_url`` (the caption column holds a bare URL: the columns are swapped or the
+header is missing), and the input-hygiene reasons of
+:func:`~crepe_datasets.builders.sources._text.clean_caption`.
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ def read_cc_tsv(path: str | Path, drops: DropLog) -> Iterator[CaptionRecord]:
             continue
         text = clean_caption(fields[caption_col], drops, STAGE, where)
         if text is None:
+            continue
+        if " " not in text and text.lower().startswith(("http://", "https://", "www.")):
+            drops.drop(STAGE, "caption_is_url", where)
             continue
         url = fields[url_col].strip() if url_col is not None and url_col < len(fields) else ""
         yield CaptionRecord(text, str(row), url or None, source)

@@ -13,6 +13,11 @@ kind       location                                    option
 =========  ==========================================  =============================
 
 Formats live in one module each and register themselves (:mod:`crepe_datasets.builders.sources.registry`).
+
+A corpus that yields no caption at all is an error, not an empty table: the message names the
+likely cause from the reader's drop reasons (every row ``missing_column``: the wrong columns;
+``invalid_utf8``: not UTF-8 text; ``caption_is_url``: swapped columns; nothing dropped: an empty
+file). Text formats (``cc``, ``jsonl``, ``text``) refuse a binary file before reading it.
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ from pathlib import Path
 
 # Importing the format modules registers them.
 from crepe_datasets.builders.sources import cc_tsv, coco, jsonl, laion, text  # noqa: F401
+from crepe_datasets.builders.sources.caption_lines import looks_binary
 from crepe_datasets.builders.sources.records import CaptionRecord
 from crepe_datasets.builders.sources.registry import CorpusFormat, get_format, known_formats
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.explain import explain_drops
 from crepe_datasets.scenegraph.provenance import DropLog
 
 
@@ -63,4 +70,36 @@ def iter_corpus(spec: str, drops: DropLog) -> Iterator[CaptionRecord]:
     """
     fmt, location, option = parse_spec(spec)
     files = fmt.files(location)
-    return fmt.read(files, drops, option)
+    if fmt.name in TEXT_FORMATS:
+        for f in files:
+            if looks_binary(f):
+                raise CrepeInputError(
+                    f"corpus file {f} looks like a binary file (mostly undecodable bytes and "
+                    f"NULs), not UTF-8 text; give a {fmt.help.split(',')[0]} file."
+                )
+    return _require_captions(fmt.read(files, drops, option), spec, files, drops)
+
+
+#: Formats read as lines of UTF-8 text (checked for binary content before reading).
+TEXT_FORMATS = frozenset({"cc", "jsonl", "text"})
+
+
+def _require_captions(
+    records: Iterator[CaptionRecord], spec: str, files: list[Path], drops: DropLog
+) -> Iterator[CaptionRecord]:
+    """Pass ``records`` through; raise when the corpus ended without a single caption."""
+    before = DropLog()
+    before.merge(drops)
+    n = 0
+    for record in records:
+        n += 1
+        yield record
+    if n:
+        return
+    new = DropLog()
+    for key, count in drops.counts.items():
+        if count - before.counts.get(key, 0) > 0:
+            new.counts[key] = count - before.counts.get(key, 0)
+    if not new.counts and all(f.stat().st_size == 0 for f in files):
+        raise CrepeInputError(f"corpus {spec!r} yielded no caption: the file is empty.")
+    raise CrepeInputError(f"corpus {spec!r} yielded no caption; {explain_drops(new)}.")

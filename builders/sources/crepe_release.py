@@ -25,7 +25,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.builders.sources._text import clean_caption, csv_header, iter_csv_rows
+from crepe_datasets.builders.sources._text import (
+    clean_caption,
+    clean_negatives,
+    csv_header,
+    iter_csv_rows,
+)
 from crepe_datasets.builders.sources.records import PairSample
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.provenance import DropLog
@@ -91,7 +96,9 @@ def _read_file(path: Path, drops: DropLog) -> Iterator[PairSample]:
         caption = clean_caption(row.get("caption"), drops, STAGE, where)
         if caption is None:
             continue
-        negatives = parse_literal_strings(row.get("hard_negs") or "")
+        negatives = clean_negatives(
+            parse_literal_strings(row.get("hard_negs") or "") or [], drops, STAGE, where
+        )
         if not negatives:
             drops.drop(STAGE, "bad_hard_negs", where)
             continue

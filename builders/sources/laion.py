@@ -73,7 +73,8 @@ def read_laion_parquet(
     try:
         pf = pq.ParquetFile(p)
     except (OSError, pa.ArrowException) as err:
-        raise CrepeInputError(f"{p} is not a readable parquet file ({err}).") from None
+        why = " ".join(str(err).split())[:200]
+        raise CrepeInputError(f"{p} is not a readable parquet file ({why}).") from None
     names = pf.schema_arrow.names
     wanted = (column,) if column else DEFAULT_COLUMNS
     caption_col = next((c for c in wanted if c in names), None)
@@ -81,6 +82,16 @@ def read_laion_parquet(
         raise CrepeInputError(
             f"{p} has no caption column {' or '.join(wanted)}; its columns are {names}; "
             "choose one with laion:PATH#column."
+        )
+    kind = pf.schema_arrow.field(caption_col).type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    textual = (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary,
+               pa.types.is_large_binary, pa.types.is_null)  # fmt: skip
+    if not any(check(kind) for check in textual):
+        raise CrepeInputError(
+            f"column {caption_col} of {p} holds {kind} values, not text; choose the caption "
+            f"column with laion:PATH#column (its columns are {names})."
         )
     url_col = next((c for c in URL_COLUMNS if c in names), None)
     columns = [caption_col] + ([url_col] if url_col else [])
@@ -91,7 +102,7 @@ def read_laion_parquet(
             texts = batch.column(0)
             if pa.types.is_string(texts.type) or pa.types.is_large_string(texts.type):
                 texts = texts.cast(pa.binary())
-            urls = batch.column(1).to_pylist() if url_col else [None] * batch.num_rows
+            urls = _urls(batch.column(1)) if url_col else [None] * batch.num_rows
             for value, url in zip(texts.to_pylist(), urls, strict=True):
                 where = f"{p.name} row {row}"
                 text = _decode(value, drops, where)
@@ -102,8 +113,26 @@ def read_laion_parquet(
                             text, f"{p.stem}:{row}", str(url) if url else None, source
                         )
                 row += 1
-    except pa.ArrowException as err:
-        raise CrepeInputError(f"{p} could not be read after row {row:,} ({err}).") from None
+    except (OSError, pa.ArrowException) as err:
+        why = " ".join(str(err).split())[:200]
+        raise CrepeInputError(f"{p} could not be read after row {row:,} ({why}).") from None
+
+
+def _urls(column: object) -> list[str | None]:
+    """The URL column as text; a URL that is not valid UTF-8 (or not text) becomes ``None``."""
+    import pyarrow as pa
+
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):  # type: ignore[attr-defined]
+        column = column.cast(pa.binary())  # type: ignore[attr-defined]
+    out: list[str | None] = []
+    for value in column.to_pylist():  # type: ignore[attr-defined]
+        if isinstance(value, bytes):
+            try:
+                value = value.decode("utf-8")
+            except UnicodeDecodeError:
+                value = None
+        out.append(value if isinstance(value, str) and value.isprintable() else None)
+    return out
 
 
 @register_corpus(

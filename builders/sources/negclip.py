@@ -16,7 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.builders.sources._text import clean_caption, csv_header, iter_csv_rows
+from crepe_datasets.builders.sources._text import (
+    clean_caption,
+    clean_negatives,
+    csv_header,
+    iter_csv_rows,
+)
 from crepe_datasets.builders.sources.crepe_release import parse_literal_strings
 from crepe_datasets.builders.sources.records import PairSample
 from crepe_datasets.builders.sources.sugarcrepe import coco_image_id
@@ -42,11 +47,9 @@ def _read(path: Path, drops: DropLog) -> Iterator[PairSample]:
         caption = clean_caption(row.get("title"), drops, STAGE, where)
         if caption is None:
             continue
-        negatives = [
-            n.strip()
-            for n in parse_literal_strings(row.get("neg_caption") or "") or []
-            if n.strip()
-        ]
+        negatives = clean_negatives(
+            parse_literal_strings(row.get("neg_caption") or "") or [], drops, STAGE, where
+        )
         if not negatives:
             drops.drop(STAGE, "bad_hard_negs", where)
             continue

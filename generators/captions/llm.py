@@ -151,9 +151,15 @@ class LLMCaptionWriter:
             futures = {
                 pool.submit(self._one, graphs[i], requests[i], key): key for key, i in first.items()
             }
-            for future in as_completed(futures):
-                answers[futures[future]] = future.result()
-                bar.update(1)
+            try:
+                for future in as_completed(futures):
+                    answers[futures[future]] = future.result()
+                    bar.update(1)
+            except BaseException:
+                # Ctrl-C or an error: drop the prompts not yet sent instead of sending them all
+                # before the pool closes (answers received so far are in the cache).
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
         return [
             answers[key] if first[key] == i else self._finish(replace(answers[key], cached=True))
             for i, key in enumerate(keys)

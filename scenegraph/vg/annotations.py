@@ -7,7 +7,7 @@ source alike: objects only (``objects.json``), objects with their attributes
 dicts (``relationships.json``; an object that ends several relationships appears once).
 Skips are counted as in :mod:`crepe_datasets.scenegraph.vg.scene_graphs`, under stages ``vg_objects``,
 ``vg_attributes`` and ``vg_relationships``; images with nothing valid are counted as
-``image_empty`` and not yielded.
+``image_empty`` and not yielded; a repeated image id as ``image_duplicate_id`` (first kept).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ def _iter_object_lists(
 ) -> Iterator[SceneGraph]:
     images = resolve_image_data(image_data)
     name = Path(path).name
+    seen: set[str] = set()
     for index, rec in enumerate(iter_json_items(path, "item")):
-        head = image_header(rec, images, drops, stage, f"{name} record #{index}")
+        head = image_header(rec, images, drops, stage, f"{name} record #{index}", seen)
         if head is None:
             continue
         image_id, info = head
@@ -73,8 +74,9 @@ def iter_relationships(
     stage = "vg_relationships"
     images = resolve_image_data(image_data)
     name = Path(path).name
+    seen: set[str] = set()
     for index, rec in enumerate(iter_json_items(path, "item")):
-        head = image_header(rec, images, drops, stage, f"{name} record #{index}")
+        head = image_header(rec, images, drops, stage, f"{name} record #{index}", seen)
         if head is None:
             continue
         image_id, info = head

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.hygiene import clean_text
 from crepe_datasets.scenegraph.jsonstream import iter_json_items
 from crepe_datasets.scenegraph.provenance import DropLog
 
@@ -76,7 +77,16 @@ def read_image_data(path: str | os.PathLike, drops: DropLog | None = None) -> di
                 raise CrepeInputError(f"{where} is malformed ({reason}); fix or remove it.")
             drops.drop(STAGE, reason, where)
             continue
+        if str(image_id) in out:
+            if drops is None:
+                raise CrepeInputError(
+                    f"{where} repeats image id {image_id}; remove the repeated record."
+                )
+            drops.drop(STAGE, "duplicate_image_id", where)
+            continue
         url = rec.get("url")
+        if isinstance(url, str) and not (url.isprintable() and "\ufffd" not in url):
+            url = clean_text(url, drops if drops is not None else DropLog(), STAGE, where) or None
         info = ImageInfo(
             str(image_id), w, h, url if isinstance(url, str) else None,
             _opt_int(rec.get("coco_id")), _opt_int(rec.get("flickr_id")),

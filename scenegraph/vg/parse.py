@@ -9,15 +9,24 @@ names as ``names`` (first one kept), ``name`` or ``object_names``; sizes as ``w`
 Box policy (needs the image size): a box partly outside its image is **clipped** to the image
 and kept (counted as the repair ``object_box_clipped``, not a drop); a box with no area inside the image is dropped
 with its object (``object_outside_image``); a box without positive width and height is dropped
-with its object (``object_degenerate_box``) even when the image size is unknown.
+with its object (``object_degenerate_box``) even when the image size is unknown. Coordinates that
+are not finite numbers (NaN, infinity, strings) are ``object_bad_box``.
+
+Input hygiene (:mod:`crepe_datasets.scenegraph.hygiene`): names, attributes, predicates and
+synsets lose their control and invisible characters (counted as the repairs ``control_chars``
+and ``invisible_chars``); a name holding bytes that were not UTF-8 (U+FFFD) or nothing once
+cleaned is dropped (``invalid_utf8``, ``empty_after_cleaning``, or the ``*_empty_*`` reason
+of its kind).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
 from typing import Any
 
+from crepe_datasets.scenegraph.hygiene import clean_text
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Relationship, SGObject, normalize_name
 
@@ -27,7 +36,23 @@ _norm = functools.lru_cache(maxsize=1 << 17)(normalize_name)
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def clean_norm(raw: str, drops: DropLog, stage: str, where: str) -> str | None:
+    """``raw`` through input hygiene and :func:`normalize_name`; ``None`` after counting a drop.
+
+    Clean strings (the common case) take the cached fast path. An empty result is returned as
+    ``""`` for the caller to count under its own reason.
+    """
+    if raw.isprintable() and "\ufffd" not in raw:
+        return _norm(raw)
+    cleaned = clean_text(raw, drops, stage, where, max_chars=None)
+    return None if cleaned is None else _norm(cleaned)
+
+
+def _clean_str(value: Any) -> bool:
+    return type(value) is str and value.isprintable() and "\ufffd" not in value
 
 
 def _first_str(values: Any) -> str | None:
@@ -89,7 +114,9 @@ def normalize_attributes(values: Any, drops: DropLog, stage: str, where: str) ->
         if not isinstance(value, str):
             drops.drop(stage, "attribute_not_a_string", where)
             continue
-        norm = _norm(value)
+        norm = clean_norm(value, drops, stage, where)
+        if norm is None:
+            continue
         if not norm:
             drops.drop(stage, "attribute_empty", where)
         elif norm not in out:
@@ -111,13 +138,14 @@ def _fast_object(d: Any, size: tuple[int, int] | None) -> SGObject | None:
         type(oid) is int
         and type(names) is list
         and names
-        and type(names[0]) is str
+        and _clean_str(names[0])
         and type(x) in _NUMBER_TYPES
         and type(y) in _NUMBER_TYPES
         and type(w) in _NUMBER_TYPES
         and type(h) in _NUMBER_TYPES
         and w > 0
         and h > 0
+        and math.isfinite(x + y + w + h)
         and (size is None or (x >= 0 and y >= 0 and x + w <= size[0] and y + h <= size[1]))
     ):
         return None
@@ -125,7 +153,7 @@ def _fast_object(d: Any, size: tuple[int, int] | None) -> SGObject | None:
     raw_attrs = d.get("attributes")
     if raw_attrs is None:
         attrs: tuple[str, ...] = ()
-    elif type(raw_attrs) is list and all(type(a) is str for a in raw_attrs):
+    elif type(raw_attrs) is list and all(_clean_str(a) for a in raw_attrs):
         norm = [_norm(a) for a in raw_attrs]
         if not all(norm):
             return None
@@ -135,7 +163,7 @@ def _fast_object(d: Any, size: tuple[int, int] | None) -> SGObject | None:
     if not name:
         return None
     syn = d.get("synsets")
-    synset = syn[0] if type(syn) is list and syn and type(syn[0]) is str else None
+    synset = syn[0] if type(syn) is list and syn and _clean_str(syn[0]) else None
     return SGObject(oid, name, attrs, Box(float(x), float(y), float(w), float(h)), synset)
 
 
@@ -160,7 +188,9 @@ def parse_object(
     if raw is None:
         drops.drop(stage, "object_missing_name", where)
         return None
-    name = _norm(raw)
+    name = clean_norm(raw, drops, stage, where)
+    if name is None:
+        return None
     if not name:
         drops.drop(stage, "object_empty_name", where)
         return None
@@ -172,18 +202,25 @@ def parse_object(
     if box is None:
         return None
     attrs = normalize_attributes(d.get("attributes"), drops, stage, where)
-    return SGObject(oid, name, attrs, box, _first_str(d.get("synsets")))
+    return SGObject(oid, name, attrs, box, _synset(d.get("synsets"), drops, stage, where))
+
+
+def _synset(values: Any, drops: DropLog, stage: str, where: str) -> str | None:
+    raw = _first_str(values)
+    if raw is None or _clean_str(raw):
+        return raw
+    return clean_text(raw, drops, stage, where, max_chars=None) or None
 
 
 def parse_relationship(d: Any, drops: DropLog, stage: str, where: str) -> Relationship | None:
     """One VG relationship dict (ids or embedded ends) as a :class:`Relationship`, or ``None``."""
     if type(d) is dict:  # fast path: the v1.2/v1.4 scene-graph form
         subj, obj, predicate = d.get("subject_id"), d.get("object_id"), d.get("predicate")
-        if type(subj) is int and type(obj) is int and type(predicate) is str:
+        if type(subj) is int and type(obj) is int and _clean_str(predicate):
             norm = _norm(predicate)
             if norm:
                 syn = d.get("synsets")
-                synset = syn[0] if type(syn) is list and syn and type(syn[0]) is str else None
+                synset = syn[0] if type(syn) is list and syn and _clean_str(syn[0]) else None
                 return Relationship(subj, norm, obj, synset)
     if not isinstance(d, dict):
         drops.drop(stage, "relationship_not_an_object", where)
@@ -203,8 +240,10 @@ def parse_relationship(d: Any, drops: DropLog, stage: str, where: str) -> Relati
     if not isinstance(predicate, str):
         drops.drop(stage, "relationship_missing_predicate", where)
         return None
-    predicate = _norm(predicate)
+    predicate = clean_norm(predicate, drops, stage, where)
+    if predicate is None:
+        return None
     if not predicate:
         drops.drop(stage, "relationship_empty_predicate", where)
         return None
-    return Relationship(subj, predicate, obj, _first_str(d.get("synsets")))
+    return Relationship(subj, predicate, obj, _synset(d.get("synsets"), drops, stage, where))

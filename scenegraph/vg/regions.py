@@ -7,7 +7,10 @@ policy of :mod:`crepe_datasets.scenegraph.vg.parse` when image sizes are given. 
 ``vg_regions``: ``image_not_an_object``, ``image_bad_regions``, ``region_not_an_object``,
 ``region_bad_id``, ``region_missing_phrase``, ``region_empty_phrase``, ``region_bad_box``,
 ``region_degenerate_box``, ``region_outside_image``, ``region_box_clipped`` (kept; a repair, not a drop),
-``image_size_unknown`` (kept unclipped).
+``image_size_unknown`` (kept unclipped), ``image_duplicate_id`` (a repeated image record; first
+kept), and the input-hygiene reasons of :mod:`crepe_datasets.scenegraph.hygiene` for phrases
+(``invalid_utf8``, ``empty_after_cleaning``, ``text_too_long``; ``control_chars`` and
+``invisible_chars`` repairs).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crepe_datasets.scenegraph.hygiene import clean_text
 from crepe_datasets.scenegraph.jsonstream import iter_json_items
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box
@@ -54,6 +58,9 @@ def _region(d: Any, parent_id: Any, sizes: Any, drops: DropLog, where: str) -> R
     if not phrase.strip():
         drops.drop(STAGE, "region_empty_phrase", where)
         return None
+    phrase = clean_text(phrase.strip(), drops, STAGE, where)
+    if phrase is None:
+        return None
     box = read_box(d)
     if box is None:
         drops.drop(STAGE, "region_bad_box", where)
@@ -66,7 +73,7 @@ def _region(d: Any, parent_id: Any, sizes: Any, drops: DropLog, where: str) -> R
     box = fit_box(box, info.size if info else None, drops, STAGE, where, what="region")
     if box is None:
         return None
-    return Region(rid, str(image_id), phrase.strip(), box)
+    return Region(rid, str(image_id), phrase, box)
 
 
 def iter_regions(
@@ -79,6 +86,7 @@ def iter_regions(
     """
     sizes = resolve_image_data(image_data)
     name = Path(path).name
+    seen: set[str] = set()
     for index, rec in enumerate(iter_json_items(path, "item")):
         where = f"{name} record #{index}"
         if not isinstance(rec, dict):
@@ -89,6 +97,11 @@ def iter_regions(
             drops.drop(STAGE, "image_bad_regions", where)
             continue
         parent = rec.get("id", rec.get("image_id"))
+        if parent is not None:
+            if str(parent) in seen:
+                drops.drop(STAGE, "image_duplicate_id", f"image {parent} ({where})")
+                continue
+            seen.add(str(parent))
         for d in items:
             region = _region(d, parent, sizes, drops, f"image {parent}")
             if region is not None:

@@ -5,7 +5,8 @@ memory at a time. v1.4 objects carry their ``attributes``; the v1.2 form may ins
 ``{"attribute": {"object_id", "attributes", …}}`` entries under a top-level ``attributes`` key,
 which are merged into their objects. Every skip is counted under stage ``vg_scene_graphs``:
 
-* images: ``image_not_an_object``, ``image_missing_id``, ``image_bad_objects``,
+* images: ``image_not_an_object``, ``image_missing_id``, ``image_duplicate_id`` (an image id
+  already read: the first record is kept, the repeat dropped whole), ``image_bad_objects``,
   ``image_bad_relationships`` (relationships ignored), ``image_no_objects``,
   ``image_size_unknown`` (kept unclipped; only with ``image_data``);
 * objects: see :mod:`crepe_datasets.scenegraph.vg.parse`, plus ``object_duplicate_id`` (first kept);
@@ -22,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from crepe_datasets.scenegraph.hygiene import clean_text
 from crepe_datasets.scenegraph.jsonstream import iter_json_items
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
@@ -37,16 +39,36 @@ STAGE = "vg_scene_graphs"
 
 
 def image_header(
-    rec: Any, images: Mapping[str, ImageInfo] | None, drops: DropLog, stage: str, where: str
+    rec: Any,
+    images: Mapping[str, ImageInfo] | None,
+    drops: DropLog,
+    stage: str,
+    where: str,
+    seen: set[str] | None = None,
 ) -> tuple[str, ImageInfo | None] | None:
-    """``(image_id, info)`` of one top-level record, or ``None`` after counting why not."""
+    """``(image_id, info)`` of one top-level record, or ``None`` after counting why not.
+
+    With ``seen`` (the ids read so far, updated here), a repeated image id is dropped as
+    ``image_duplicate_id``: a repeated record would otherwise yield duplicated rows.
+    """
     if not isinstance(rec, dict):
         drops.drop(stage, "image_not_an_object", where)
         return None
     image_id = rec.get("image_id", rec.get("id"))
+    if isinstance(image_id, str):
+        image_id = image_id.strip()
+        if image_id:
+            image_id = clean_text(image_id, drops, stage, where, max_chars=200)
+            if image_id is None:  # counted by the hygiene step
+                return None
     if not isinstance(image_id, (int, str)) or isinstance(image_id, bool) or image_id == "":
         drops.drop(stage, "image_missing_id", where)
         return None
+    if seen is not None:
+        if str(image_id) in seen:
+            drops.drop(stage, "image_duplicate_id", f"image {image_id} ({where})")
+            return None
+        seen.add(str(image_id))
     info = None
     if images is not None:
         info = images.get(str(image_id))
@@ -128,8 +150,9 @@ def iter_scene_graphs(
     """
     images = resolve_image_data(image_data)
     name = Path(path).name
+    seen: set[str] = set()
     for index, rec in enumerate(iter_json_items(path, "item")):
-        head = image_header(rec, images, drops, STAGE, f"{name} record #{index}")
+        head = image_header(rec, images, drops, STAGE, f"{name} record #{index}", seen)
         if head is None:
             continue
         image_id, info = head

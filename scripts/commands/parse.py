@@ -43,33 +43,47 @@ def seen_folder(folder: Path) -> bool:
 @click.option(
     "--out", required=True, type=click.Path(path_type=Path), help="Output JSON Lines file."
 )
-@click.option("--batch-size", default=256, show_default=True, help="Captions per spaCy batch.")
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    help="Captions per spaCy batch.",
+)
 @click.option(
     "--model", default=None, help="spaCy pipeline name or folder (default: en_core_web_sm)."
 )
 def parse_cmd(input_path: Path, out: Path, batch_size: int, model: str | None) -> None:
-    """Parse captions into scene graphs (one JSON line per caption)."""
+    """Parse captions into scene graphs (one JSON line per caption, with its input line number).
+
+    Lines that are not UTF-8 or hold nothing once control and invisible characters are removed
+    are dropped; lines longer than the parser's limit are cut at a word; both are counted.
+    """
     from tqdm import tqdm
 
-    from crepe_datasets.builders.seen_clean import MAX_CHARS
+    from crepe_datasets.builders.sources.caption_lines import read_caption_lines
     from crepe_datasets.scenegraph.parser import CaptionParser
-    from crepe_datasets.scenegraph.provenance import write_text_atomic
+    from crepe_datasets.scenegraph.provenance import DropLog, write_text_atomic
 
-    if not input_path.is_file():
-        raise CrepeInputError(
-            f"input file {input_path} does not exist; pass a text file with one caption per line."
-        )
-    raw = input_path.read_bytes().decode("utf-8", errors="replace")
-    captions = [line.strip()[: MAX_CHARS * 4] for line in raw.splitlines()]
+    drops = DropLog()
+    numbered = read_caption_lines(input_path, drops)
+    captions = [text for _, text in numbered]
     parser = CaptionParser(model=model)
     lines = []
     graphs = parser.iter_parse(captions, batch_size=batch_size)
-    for caption, graph in tqdm(
-        zip(captions, graphs, strict=True), total=len(captions), unit=" captions", desc="parse"
+    for (number, caption), graph in tqdm(
+        zip(numbered, graphs, strict=True), total=len(captions), unit=" captions", desc="parse"
     ):
-        lines.append(json.dumps(graph_record(caption, graph), ensure_ascii=False))
+        lines.append(
+            json.dumps({"line": number, **graph_record(caption, graph)}, ensure_ascii=False)
+        )
     write_text_atomic(out, "\n".join(lines) + ("\n" if lines else ""))
     click.echo(f"parsed {len(captions):,} captions -> {out}")
+    for (stage, reason), n in sorted(drops.counts.items()):
+        examples = "; ".join(drops.examples.get((stage, reason), []))
+        click.echo(f"  dropped {reason}: {n:,} line(s) (e.g. {examples})")
+    for (_, reason), n in sorted(drops.repairs.items()):
+        click.echo(f"  {reason.replace('_', ' ')}: {n:,} line(s)")
 
 
 @checked_output(
@@ -133,6 +147,9 @@ def parse_corpus_cmd(
             click.echo(f"  dropped ({stage}) {reason}: {n:,}")
     for reason, n in manifest["cleaning"].items():
         click.echo(f"  cleaned {reason}: {n:,}")
+    for stage, reasons in manifest.get("repairs", {}).items():
+        for reason, n in reasons.items():
+            click.echo(f"  repaired ({stage}) {reason}: {n:,}")
 
 
 @checked_output("out", kind="file", inputs=("gold",))

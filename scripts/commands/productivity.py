@@ -49,7 +49,9 @@ from crepe_datasets.scripts.options import checked_output
     show_default=True,
     help="Keep a retrieval set with at least this many negatives per type (5: fixed size).",
 )
-@click.option("--limit", type=int, default=None, help="Read only the first N images.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, help="Read only the first N images."
+)
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option(

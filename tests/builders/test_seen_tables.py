@@ -30,7 +30,7 @@ ODD = [
     "<b>a black cat</b> on a &amp; mat",  # html: stripped, kept
     "a dog 😀 on the grass",  # emoji: removed, kept
     "一只狗坐在沙发上",  # not English: dropped
-    "!!!",  # nothing left: dropped
+    "!!!",  # no letter: dropped by the reader (no_letters)
     "a long caption about a dog " * 40,  # too long: truncated, kept
 ]
 
@@ -87,7 +87,7 @@ def test_build_tables_and_manifest(tmp_path: Path) -> None:
     assert m["inputs"][0]["sha256"] and m["parser_version"] and m["spacy_model"]
     assert m["cleaning"] == {"emoji": 1, "html": 1, "truncated": 1}
     drops = {r for reasons in m["drops"].values() for r in reasons}
-    assert {"non_english", "empty", "invalid_utf8"} <= drops
+    assert {"non_english", "no_letters", "invalid_utf8"} <= drops
     assert m["counts"]["captions_parsed"] == 9 and m["counts"]["shards"] == 3
     ao = pd.read_parquet(out / "compounds_ao.parquet")
     assert ao.set_index(["attribute", "object"])["count"][("red", "couch")] == 2

@@ -20,6 +20,7 @@ def test_parse_writes_one_line_per_caption(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(lines) == 3
     assert lines[0] == {
+        "line": 1,
         "caption": "two dogs sitting on a red couch",
         "objects": ["dog", "couch"],
         "attributes": [["dog", "2"], ["couch", "red"]],

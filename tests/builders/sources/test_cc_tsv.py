@@ -36,6 +36,8 @@ def test_invalid_utf8_and_empty_rows_are_counted(tmp_path):
     path.write_bytes(b"a cat\thttp://a\nbad \xff\xfe bytes\thttp://b\n\n\xef\xbb\xbfnot first\n")
     drops = DropLog()
     records = list(read_cc_tsv(path, drops))
-    assert [r.text for r in records] == ["a cat", "\ufeffnot first"]
+    # A BOM that is not at the start of the file is an invisible character: removed, counted.
+    assert [r.text for r in records] == ["a cat", "not first"]
     assert records[1].id == "3" and records[1].image_id is None
     assert drops.to_dict() == {"cc": {"invalid_utf8": 1, "empty_caption": 1}}
+    assert drops.repairs_dict() == {"cc": {"invisible_chars": 1}}
