@@ -102,7 +102,9 @@ def facts_of_view(tv: Any) -> CaptionFacts:
     return CaptionFacts(n_tokens, tuple(sorted(objects)), tuple(sorted(ao)), tuple(sorted(vs)))
 
 
-def parse_facts(texts: list[str], model: str | None = None, batch_size: int = 256) -> list[CaptionFacts]:
+def parse_facts(
+    texts: list[str], model: str | None = None, batch_size: int = 256
+) -> list[CaptionFacts]:
     """Facts of each caption, in order, with the process's caption parser."""
     from crepe_datasets.scenegraph.parser.tokens import view
 

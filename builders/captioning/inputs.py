@@ -39,8 +39,22 @@ class CocoImage:
 
     image_id: str
     file_name: str
+    folder: str = ""
     captions: list[str] = field(default_factory=list)
     facts: list[CaptionFacts] = field(default_factory=list)
+
+    @property
+    def image_file(self) -> str:
+        """``<folder>/<file_name>`` (``val2017/000000397133.jpg``), relative to the image root."""
+        return f"{self.folder}/{self.file_name}" if self.folder else self.file_name
+
+    def base_row(self) -> dict[str, Any]:
+        """The columns every config shares."""
+        return {
+            "image_id": self.image_id,
+            "image_file": self.image_file,
+            "captions": list(self.captions),
+        }
 
 
 def coco_path(spec: str) -> Path:
@@ -49,8 +63,16 @@ def coco_path(spec: str) -> Path:
     if sep and kind.lower() == "coco":
         return Path(rest)
     if sep and len(kind) > 1 and not Path(spec).exists():
-        raise CrepeInputError(f"--captions {spec!r}: only COCO captions files (coco:PATH) are read.")
+        raise CrepeInputError(
+            f"--captions {spec!r}: only COCO captions files (coco:PATH) are read."
+        )
     return Path(spec)
+
+
+def image_folder(path: Path) -> str:
+    """COCO's image folder for a captions file: ``captions_val2014.json`` → ``val2014``."""
+    stem = path.stem
+    return stem.split("_", 1)[1] if stem.startswith("captions_") else ""
 
 
 def read_images(paths: list[Path], drops: DropLog) -> dict[str, CocoImage]:
@@ -72,7 +94,9 @@ def read_images(paths: list[Path], drops: DropLog) -> dict[str, CocoImage]:
                 if iid in images:
                     drops.repair(STAGE, "image_listed_twice")
                 else:
-                    images[iid] = CocoImage(iid, str(entry.get("file_name") or ""))
+                    images[iid] = CocoImage(
+                        iid, str(entry.get("file_name") or ""), image_folder(path)
+                    )
             else:
                 drops.drop(STAGE, "image_entry_without_id", f"{path.name}")
         for rec in read_coco_captions(path, drops):

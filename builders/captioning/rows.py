@@ -40,7 +40,9 @@ SPLIT_ORDER = (
 
 def config_infos(names: list[str]) -> dict[str, ConfigInfo]:
     """Config metadata (task ``captioning``: generated captions scored against ``captions``)."""
-    task = TaskSpec(type="captioning", text_column="captions", negatives_column=None, bbox_column=None)
+    task = TaskSpec(
+        type="captioning", text_column="captions", negatives_column=None, bbox_column=None
+    )
     return {n: ConfigInfo(n, CONFIGS[n], task) for n in names}
 
 

@@ -20,7 +20,9 @@ from crepe_datasets.scenegraph.errors import CrepeInputError
 PAPER_TEST_SIZE = 5_000
 PAPER_TRAIN_IMAGES = 82_783
 PAPER_TOTAL = PAPER_TRAIN_IMAGES + 3 * PAPER_TEST_SIZE
-SIZE_RULE = "min(5000, round(N × 5000 / 97,783)) images per held-out split (N = images in the input)"
+SIZE_RULE = (
+    "min(5000, round(N × 5000 / 97,783)) images per held-out split (N = images in the input)"
+)
 
 
 def scaled_size(n_images: int, size: int | None = None) -> int:
@@ -29,7 +31,11 @@ def scaled_size(n_images: int, size: int | None = None) -> int:
     Raises:
         CrepeInputError: the held-out splits would leave no training image.
     """
-    out = size if size is not None else min(PAPER_TEST_SIZE, max(1, round(n_images * PAPER_TEST_SIZE / PAPER_TOTAL)))
+    out = (
+        size
+        if size is not None
+        else min(PAPER_TEST_SIZE, max(1, round(n_images * PAPER_TEST_SIZE / PAPER_TOTAL)))
+    )
     if out < 1 or 3 * out >= n_images:
         raise CrepeInputError(
             f"--split-size {out} is too large for {n_images:,} images: three held-out splits of "
@@ -129,7 +135,11 @@ def substitutivity(uses: Mapping[str, dict[str, set[str]]], ids: Sequence[str]) 
     for i in ids:
         groups = uses.get(i, {})
         kinds = {
-            "both" if canon in words and len(words) > 1 else "canonical" if canon in words else "synonym"
+            "both"
+            if canon in words and len(words) > 1
+            else "canonical"
+            if canon in words
+            else "synonym"
             for canon, words in groups.items()
             if words
         }

@@ -27,13 +27,33 @@ import click
     default=None,
     help="COCO image root (holding train2014/, val2014/ …); recorded, rows keep relative image_file.",
 )
-@click.option("--pairs", type=click.Path(path_type=Path), default=None, help="Held-out pairs JSON (default: the paper's list).")
-@click.option("--synonyms", type=click.Path(path_type=Path), default=None, help="Synonym groups JSON (default: SPEC §5 list).")
-@click.option("--split-size", type=int, default=None, help="Images per held-out split (default: scaled, see the card).")
+@click.option(
+    "--pairs",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Held-out pairs JSON (default: the paper's list).",
+)
+@click.option(
+    "--synonyms",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Synonym groups JSON (default: SPEC §5 list).",
+)
+@click.option(
+    "--split-size",
+    type=int,
+    default=None,
+    help="Images per held-out split (default: scaled, see the card).",
+)
 @click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--workers", type=int, default=1, show_default=True, help="Parser processes.")
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --engine dask).")
-@click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help="Parse cache (default $CREPE_CACHE/captioning).")
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Parse cache (default $CREPE_CACHE/captioning).",
+)
 @click.option("--spacy-model", default=None, help="spaCy pipeline name or folder.")
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -70,10 +90,57 @@ def build_captioning_cmd(
     )
     for config, splits in manifest.counts.items():
         click.echo(f"  {config}: " + ", ".join(f"{k} {v:,}" for k, v in splits.items()))
-    pairs_line = ", ".join(f"{p} {v['test_comb']}/{v['test_no_comb']}" for p, v in s["pairs"].items())
+    pairs_line = ", ".join(
+        f"{p} {v['test_comb']}/{v['test_no_comb']}" for p, v in s["pairs"].items()
+    )
     click.echo(f"  held-out pairs (test_comb/test_no_comb images): {pairs_line}")
     click.echo(f"  dropped records: {manifest.drops.total():,}")
 
 
+@click.command("evaluate-captions")
+@click.option(
+    "--dataset",
+    required=True,
+    help="FOLDER[:CONFIG] of a crepe-captioning build (default: every captioning config).",
+)
+@click.option(
+    "--predictions",
+    required=True,
+    type=click.Path(path_type=Path),
+    help='JSONL: {"image_id": ID, "caption": TEXT} or {"image_id": ID, "captions": [TEXT, ...]}.',
+)
+@click.option("--model", default=None, help="Model name in the records (default: the file's stem).")
+@click.option(
+    "--split", "splits", multiple=True, help="Split to score (repeatable; default all but train)."
+)
+@click.option("--no-meteor", is_flag=True, help="Skip METEOR (a Java process; the slowest metric).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("results"),
+    show_default=True,
+    help="Results folder (new files per run; nothing is overwritten).",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the CIDEr bootstrap CI."
+)
+def evaluate_captions_cmd(dataset, predictions, model, splits, no_meteor, out, seed) -> None:
+    """Score generated captions: BLEU-1..4, METEOR, ROUGE-L, CIDEr and held-out pair Recall@K."""
+    from crepe_datasets.evaluator.captions_run import CaptionEvalSettings, run_caption_eval
+
+    start = time.time()
+    settings = CaptionEvalSettings(
+        dataset=dataset, predictions=Path(predictions), out=Path(out), model=model,
+        splits=list(splits), meteor=not no_meteor, seed=seed,
+    )  # fmt: skip
+    records = run_caption_eval(settings, echo=lambda line: click.echo(line, err=True))
+    click.echo(f"\n{'config/split':<34}{'n':>6}  " + "  ".join(f"{m:>7}" for m in SHOWN))
+    for r in records:
+        values = "  ".join(f"{100 * r.metrics.get(r.key(m), float('nan')):7.2f}" for m in SHOWN)
+        click.echo(f"{r.subset:<34}{r.n:>6}  {values}")
+    click.echo(f"{len(records)} records written to {out} in {time.time() - start:.1f} s")
+
+
+SHOWN = ("BLEU-1", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr", "pair_R@1", "pair_R@5")
 BUILD_COMMANDS = [build_captioning_cmd]
-COMMANDS: list = []
+COMMANDS = [evaluate_captions_cmd]
