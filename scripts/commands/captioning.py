@@ -67,12 +67,6 @@ def build_captioning_cmd(
 
     if images is not None and not Path(images).is_dir():
         raise CrepeInputError(f"image folder {images} does not exist; fix --images.")
-    if not instances:
-        click.echo(
-            "note: no --instances given, so the productivity_density config is not built "
-            "(give COCO instances_*.json files to build it).",
-            err=True,
-        )
     start = time.time()
     settings = CaptioningSettings(
         captions=list(captions), out=str(out), instances=[str(p) for p in instances],
@@ -95,6 +89,12 @@ def build_captioning_cmd(
     )
     click.echo(f"  held-out pairs (test_comb/test_no_comb images): {pairs_line}")
     click.echo(f"  dropped records: {manifest.drops.total():,}")
+    if not instances:
+        click.echo(
+            "note: no --instances given, so the productivity_density config was not built "
+            "(give COCO instances_*.json files to build it).",
+            err=True,
+        )
 
 
 @click.command("evaluate-captions")
