@@ -38,8 +38,15 @@ class ConceptPair:
 
     def in_facts(self, facts: CaptionFacts) -> bool:
         """Whether the caption binds the pair (attribute of, or verb of, the noun)."""
-        pairs = facts.attribute_object if self.type == "adjective_noun" else facts.verb_subject
-        return any(m in self.modifier_forms and self._noun(n) for m, n in pairs)
+        if self.type == "verb_noun":
+            return any(m in self.modifier_forms and self._noun(n) for m, n in facts.verb_subject)
+        if any(m in self.modifier_forms and self._noun(n) for m, n in facts.attribute_object):
+            return True
+        # the parser keeps some adjectives inside a compound object name ("little dog")
+        return any(
+            self._noun(n) and not self.modifier_forms.isdisjoint(n.split()[:-1])
+            for n in facts.objects
+        )
 
     def noun_in(self, facts: CaptionFacts) -> bool:
         """Whether the caption names the pair's noun at all."""
