@@ -11,9 +11,9 @@ STAMP := $(VENV)/.crepe-installed
 WORDNET := .nltk_data/corpora/wordnet/lexnames
 DEMO_OUT ?= out/demo
 
-.PHONY: setup demo test wheel-smoke lint format bench clean
+.PHONY: setup java demo test wheel-smoke lint format bench clean
 
-setup: $(STAMP) $(WORDNET)
+setup: $(STAMP) $(WORDNET) java
 
 $(STAMP): setup.cfg setup.py pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,14 @@ $(WORDNET): | $(STAMP)
 	   (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null)); \
 	fi
 	$(PY) -m crepe_datasets.scenegraph.resources
+
+# A Java runtime for the COCO caption scorer (pycocoevalcap's PTB tokenizer and METEOR).
+java:
+	@command -v java >/dev/null || { \
+	  if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	    apt-get install -y -qq default-jre-headless >/dev/null 2>&1 || \
+	    (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq default-jre-headless >/dev/null); \
+	  else echo "setup: no Java runtime; \`crepe evaluate-captions\` needs one (apt-get install default-jre-headless)"; fi; }
 
 demo: setup
 	$(VENV)/bin/crepe demo --out $(DEMO_OUT)
