@@ -134,13 +134,27 @@ def evaluate_captions_cmd(dataset, predictions, model, splits, no_meteor, out, s
         splits=list(splits), meteor=not no_meteor, seed=seed,
     )  # fmt: skip
     records = run_caption_eval(settings, echo=lambda line: click.echo(line, err=True))
-    click.echo(f"\n{'config/split':<34}{'n':>6}  " + "  ".join(f"{m:>7}" for m in SHOWN))
+    click.echo(f"\n{'config/split':<34}{'n':>6}  " + "  ".join(f"{m:>8}" for m in SHOWN))
+    click.echo(
+        "(pair@K: held-out pair Recall@K on test_comb, pair rate@K on test_no_comb; all × 100)"
+    )
     for r in records:
-        values = "  ".join(f"{100 * r.metrics.get(r.key(m), float('nan')):7.2f}" for m in SHOWN)
+        values = "  ".join(f"{100 * _metric(r, m):8.2f}" for m in SHOWN)
         click.echo(f"{r.subset:<34}{r.n:>6}  {values}")
     click.echo(f"{len(records)} records written to {out} in {time.time() - start:.1f} s")
 
 
-SHOWN = ("BLEU-1", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr", "pair_R@1", "pair_R@5")
+SHOWN = ("BLEU-1", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr", "pair@1", "pair@5")
+
+
+def _metric(record, name: str) -> float:
+    if name.startswith("pair@"):
+        k = name.split("@")[1]
+        for key in (f"pair_R@{k}", f"pair_rate@{k}"):
+            if record.key(key) in record.metrics:
+                return record.metrics[record.key(key)]
+    return record.metrics.get(record.key(name), float("nan"))
+
+
 BUILD_COMMANDS = [build_captioning_cmd]
 COMMANDS = [evaluate_captions_cmd]
