@@ -17,6 +17,7 @@ from pathlib import Path
 from crepe_datasets.builders.captioning import configs as C
 from crepe_datasets.builders.captioning import rows as R
 from crepe_datasets.builders.captioning import splits as S
+from crepe_datasets.builders.captioning.images import WholeImages
 from crepe_datasets.builders.captioning.inputs import attach_facts, coco_path, read_images
 from crepe_datasets.builders.captioning.instances import STAGE as DENSITY_STAGE
 from crepe_datasets.builders.captioning.instances import read_box_counts
@@ -118,6 +119,10 @@ def build_captioning(s: CaptioningSettings) -> tuple[Path, BuildManifest]:
     if not s.captions:
         raise CrepeInputError("give at least one --captions coco:PATH (a COCO captions JSON file).")
     paths = [coco_path(c) for c in s.captions]
+    if len({p.resolve() for p in paths}) != len(paths):
+        raise CrepeInputError(
+            "a --captions file is given twice; give each COCO captions file once."
+        )
     pairs, groups = load_pairs(s.pairs), load_synonyms(s.synonyms)
     drops = DropLog()
     images = read_images(paths, drops)
@@ -175,5 +180,7 @@ def build_captioning(s: CaptioningSettings) -> tuple[Path, BuildManifest]:
         "parse": {k: v for k, v in parse.items() if k != "cache_path"},
     }
     tables = {name: r.rows for name, r in results.items()}
-    out = write_dataset(s.out, tables, manifest, features={c: R.features(c) for c in tables})
+    images_col = WholeImages(s.images, manifest.drops) if s.images else None
+    features = {c: R.features(c, images_col is not None) for c in tables}
+    out = write_dataset(s.out, tables, manifest, features=features, images=images_col)
     return out, manifest

@@ -46,9 +46,9 @@ def config_infos(names: list[str]) -> dict[str, ConfigInfo]:
     return {n: ConfigInfo(n, CONFIGS[n], task) for n in names}
 
 
-def features(name: str) -> Any:
-    """``datasets.Features`` of a config."""
-    from datasets import Features, List, Value
+def features(name: str, with_image: bool = False) -> Any:
+    """``datasets.Features`` of a config (plus the embedded ``image`` column when asked)."""
+    from datasets import Features, Image, List, Value
 
     base = {
         "image_id": Value("string"),
@@ -64,7 +64,8 @@ def features(name: str) -> Any:
             "words_used": List(Value("string")),
         },
     }[name]
-    return Features({**base, **extra})
+    image = {"image": Image()} if with_image else {}
+    return Features({**base, **extra, **image})
 
 
 def ordered(splits: Mapping[str, list]) -> dict[str, list]:

@@ -25,7 +25,7 @@ import click
     "--images",
     type=click.Path(path_type=Path),
     default=None,
-    help="COCO image root (holding train2014/, val2014/ …); recorded, rows keep relative image_file.",
+    help="COCO image root (holding train2014/, val2014/ …): embed each image as an `image` column.",
 )
 @click.option(
     "--pairs",

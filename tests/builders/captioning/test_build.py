@@ -172,3 +172,58 @@ def test_missing_instances_is_said_and_bad_captions_fail_in_one_line(tmp_path, c
     )
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "has no 'annotations' list" in err[0]
+
+
+def test_images_are_embedded_unchanged_and_missing_ones_counted(tmp_path, capsys) -> None:
+    from PIL import Image
+
+    captions = coco_subset(tmp_path / "coco", n_images=40)
+    images = json.loads(captions.read_text())["images"]
+    root = tmp_path / "images" / "val2017"
+    root.mkdir(parents=True)
+    for k, im in enumerate(images[:-2]):  # the last two images are missing
+        Image.new("RGB", (8, 6), (k, 2 * k, 3 * k)).save(root / im["file_name"], format="JPEG")
+    out = tmp_path / "o"
+    assert (
+        main(
+            [
+                "build",
+                "captioning",
+                "--captions",
+                f"coco:{captions}",
+                "--images",
+                str(tmp_path / "images"),
+                "--out",
+                str(out),
+                "--cache-dir",
+                str(tmp_path / "cache"),
+            ]
+        )
+        == 0
+    )
+    ds = load_dataset(str(out), "productivity_length", split="train")
+    assert "image" in ds.column_names and ds[0]["image"].size == (8, 6)
+    manifest = json.loads((out / "build_manifest.json").read_text())
+    assert manifest["drops"]["images"]["missing_image"] == 2 * 3  # two images, three configs
+    rows = sum(n for n in manifest["counts"]["systematicity"].values())
+    assert rows == 38
+    first = pq.read_table(
+        next((out / "data" / "systematicity").glob("train-*.parquet"))
+    ).to_pylist()[0]
+    assert first["image"]["bytes"] == (tmp_path / "images" / first["image_file"]).read_bytes()
+    assert (
+        main(
+            [
+                "build",
+                "captioning",
+                "--captions",
+                f"coco:{captions}",
+                "--captions",
+                str(captions),
+                "--out",
+                str(tmp_path / "x"),
+            ]
+        )
+        == 2
+    )
+    assert "given twice" in capsys.readouterr().err
