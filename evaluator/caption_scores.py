@@ -13,8 +13,11 @@ captions binds the pair (found by the caption parser, as in the build).
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
-from collections.abc import Mapping, Sequence
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from crepe_datasets.scenegraph.errors import MissingResourceError
@@ -44,8 +47,26 @@ def ptb_tokenize(texts: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
 
     require_java()
     data = {k: [{"caption": t} for t in v] for k, v in texts.items()}
-    with contextlib.redirect_stdout(None):
+    with contextlib.redirect_stdout(None), _quiet_java_stderr():
         return PTBTokenizer().tokenize(data)
+
+
+@contextlib.contextmanager
+def _quiet_java_stderr() -> Iterator[None]:
+    """Hide the tokenizer's "PTBTokenizer tokenized N tokens" line; pass other messages on."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            for line in tmp.read().decode("utf-8", errors="replace").splitlines():
+                if line.strip() and not line.startswith("PTBTokenizer tokenized"):
+                    print(line, file=sys.stderr)
 
 
 def _meteor(gts: dict[str, list[str]], res: dict[str, list[str]]) -> tuple[float, list[float]]:

@@ -100,7 +100,11 @@ def _rows(folder: Path, config: str) -> dict[str, list[dict[str, Any]]]:
     splits: dict[str, list[dict[str, Any]]] = {}
     for f in sorted((folder / "data" / config).glob("*.parquet")):
         split = f.name.rsplit("-", 3)[0]
-        splits.setdefault(split, []).extend(pq.read_table(f).to_pylist())
+        names = pq.read_schema(f).names
+        columns = [
+            c for c in ("image_id", "captions", "heldout_pairs", "no_comb_pair") if c in names
+        ]
+        splits.setdefault(split, []).extend(pq.read_table(f, columns=columns).to_pylist())
     return splits
 
 
