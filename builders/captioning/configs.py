@@ -53,8 +53,12 @@ def systematicity(
         i: {p.id for p in pairs if any(p.noun_in(f) for f in img.facts)}
         for i, img in images.items()
     }
+    co_occur = {
+        i: {p.id for p in pairs if any(p.co_occur(f) for f in img.facts)}
+        for i, img in images.items()
+    }
     split_of, balances, stats = S.systematicity(
-        ids, present, nouns, [p.id for p in pairs], size, seed
+        ids, present, nouns, [p.id for p in pairs], size, seed, co_occur
     )
     extra = {i: {"heldout_pairs": present[i], "no_comb_pair": balances.get(i)} for i in ids}
     captions = {

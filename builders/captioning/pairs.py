@@ -48,6 +48,14 @@ class ConceptPair:
             for n in facts.objects
         )
 
+    def co_occur(self, facts: CaptionFacts) -> bool:
+        """Whether the caption has both constituents, bound or not ("a black dog and a cat")."""
+        pairs = facts.verb_subject if self.type == "verb_noun" else facts.attribute_object
+        modifiers = {m for m, _ in pairs}
+        if self.type == "adjective_noun":
+            modifiers |= {w for n in facts.objects for w in n.split()[:-1]}
+        return not self.modifier_forms.isdisjoint(modifiers) and self.noun_in(facts)
+
     def noun_in(self, facts: CaptionFacts) -> bool:
         """Whether the caption names the pair's noun at all."""
         return any(self._noun(name) for name in facts.objects)

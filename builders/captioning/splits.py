@@ -91,21 +91,24 @@ def systematicity(
     pair_ids: Sequence[str],
     size: int,
     seed: int,
+    co_occur: Mapping[str, set[str]] | None = None,
 ) -> tuple[dict[str, str], dict[str, str], dict[str, dict[str, int]]]:
     """Systematicity splits; returns ``(split of each id, pair each no-comb image balances, stats)``.
 
     ``test_comb``: every image whose captions bind a held-out pair. ``test_no_comb``: per pair,
-    as many images as ``test_comb`` has for it, none binding any held-out pair, drawn first from
-    images that name the pair's noun (without the pair), then from the others. ``validation``:
-    ``size`` random pair-free images; ``train``: the rest (no held-out pair).
+    as many images as ``test_comb`` has for it, none binding any held-out pair and none with a
+    caption holding both constituents of that pair (``co_occur``: image → pair ids), drawn first
+    from images that name the pair's noun, then from the others. ``validation``: ``size`` random
+    pair-free images; ``train``: the rest (no held-out pair).
     """
+    co_occur = co_occur or {}
     rng = _rng(seed, "systematicity")
     out = {i: "test_comb" for i in ids if present.get(i)}
     balances: dict[str, str] = {}
     stats: dict[str, dict[str, int]] = {}
     for pid in pair_ids:
         need = sum(1 for i in ids if pid in present.get(i, ()))
-        free = [i for i in ids if i not in out]
+        free = [i for i in ids if i not in out and pid not in co_occur.get(i, ())]
         with_noun = [i for i in free if pid in noun_present.get(i, ())]
         chosen = _draw(with_noun, need, rng)
         if len(chosen) < need:

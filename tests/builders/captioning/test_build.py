@@ -61,6 +61,9 @@ def test_train_has_no_heldout_pair_and_test_no_comb_is_balanced(built) -> None:
         assert comb == stats["test_comb"] == len(no_comb) == stats["test_no_comb"], pid
         assert all(not r["heldout_pairs"] for r in no_comb)
     assert sum(s["test_comb"] for s in summary["pairs"].values()) > 0
+    by_id = {p.id: p for p in pairs}
+    for r in rows["test_no_comb"]:  # the constituents never co-occur in one caption
+        assert not any(by_id[r["no_comb_pair"]].co_occur(f) for f in parse_facts(r["captions"]))
 
 
 def test_productivity_splits_follow_length_and_density(built) -> None:

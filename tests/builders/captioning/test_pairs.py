@@ -50,6 +50,13 @@ def test_real_captions_with_the_phrase_are_found(pairs) -> None:
     assert all(found), [t for t, ok in zip(texts, found, strict=True) if not ok]
 
 
+def test_constituents_co_occur_without_binding(pairs) -> None:
+    black_cat = next(p for p in pairs if p.id == "black_cat")
+    unbound, apart = parse_facts(["A black dog and a cat on the grass.", "A cat on a mat."])
+    assert black_cat.co_occur(unbound) and not black_cat.in_facts(unbound)
+    assert not black_cat.co_occur(apart)
+
+
 def test_lengths_count_tokens_without_punctuation() -> None:
     facts = parse_facts(["A man, a dog.", "Two dogs play in the park"])
     assert [f.n_tokens for f in facts] == [4, 6]

@@ -40,3 +40,11 @@ def test_systematicity_balances_each_pair_with_noun_images_first() -> None:
     assert all(split[i] == "test_no_comb" for i in balances)
     assert sum(v == "validation" for v in split.values()) == 5
     assert not any(present.get(i) for i in ids if split[i] in ("train", "validation"))
+
+
+def test_systematicity_skips_images_where_the_constituents_co_occur() -> None:
+    ids = [str(i) for i in range(20)]
+    present = {"0": ["black_cat"]}
+    nouns = {"5": {"black_cat"}, "6": {"black_cat"}}
+    split, _, _ = S.systematicity(ids, present, nouns, ["black_cat"], 2, 0, {"5": {"black_cat"}})
+    assert [i for i, v in split.items() if v == "test_no_comb"] == ["6"]
