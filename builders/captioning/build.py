@@ -98,7 +98,8 @@ def _card(s: CaptioningSettings, size: int, n: int, tables: dict[str, str]) -> C
         source_datasets=("COCO",),
         limitations=(
             "Pairs are found by a rule-based parser: a missed binding leaves a held-out pair in train.",
-            "test_no_comb images name the pair's noun when enough such images exist; others are drawn "
+            "test_no_comb images have no caption holding both constituents of their pair, and name "
+            "the pair's noun when enough such images exist; others are drawn "
             "from the remaining pair-free images (counted per pair).",
             "Density counts every COCO instance annotation, crowd regions included.",
         ),
