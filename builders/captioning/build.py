@@ -27,6 +27,7 @@ from crepe_datasets.cards.metadata import CardInfo
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.provenance import DropLog, combined_checksum, describe_inputs
 from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.validation.captioning import check_captioning
 
 CITATION = """@inproceedings{nikolaus2019compositional,
   title     = {Compositional Generalization in Image Captioning},
@@ -181,6 +182,7 @@ def build_captioning(s: CaptioningSettings) -> tuple[Path, BuildManifest]:
         "parse": {k: v for k, v in parse.items() if k != "cache_path"},
     }
     tables = {name: r.rows for name, r in results.items()}
+    manifest.validation = {"invariants": check_captioning(tables, manifest.summary)}
     images_col = WholeImages(s.images, manifest.drops) if s.images else None
     features = {c: R.features(c, images_col is not None) for c in tables}
     out = write_dataset(s.out, tables, manifest, features=features, images=images_col)

@@ -156,5 +156,31 @@ def _metric(record, name: str) -> float:
     return record.metrics.get(record.key(name), float("nan"))
 
 
+@click.command("captioning")
+@click.argument("folder", type=click.Path(path_type=Path))
+def validate_captioning_cmd(folder: Path) -> None:
+    """Check a crepe-captioning folder: each image in one split per config, pairs out of train."""
+    validate_captioning(folder)
+
+
+def validate_captioning(folder: Path) -> None:
+    """Print the invariant report of a crepe-captioning folder; fail when a check fails."""
+    from crepe_datasets.cards.manifest import read_manifest
+    from crepe_datasets.validation.captioning import check_captioning
+    from crepe_datasets.validation.invariants import read_tables
+
+    manifest = read_manifest(folder)
+    report = check_captioning(read_tables(folder), manifest.summary)
+    state = "passed" if report["passed"] else "FAILED"
+    click.echo(f"captioning invariants: {state} on {report['rows_checked']:,} rows")
+    for check, n in report["violations"].items():
+        click.echo(f"  {check} = {n}")
+    for example in report["examples"]:
+        click.echo(f"  e.g. {example}")
+    if not report["passed"]:
+        raise click.ClickException(f"{folder} failed validation (see above)")
+
+
 BUILD_COMMANDS = [build_captioning_cmd]
 COMMANDS = [evaluate_captions_cmd]
+VALIDATE_COMMANDS = [validate_captioning_cmd]
