@@ -118,6 +118,32 @@ def _pairs(manifest: Any) -> dict[str, Any]:
     return out
 
 
+def _add_pair_metrics(
+    rec: EvalRecord,
+    rows: list[dict[str, Any]],
+    predictions: dict[str, list[str]],
+    pairs: dict[str, Any],
+    facts_cache: dict[str, list[Any]],
+) -> None:
+    """Held-out pair Recall@K (``test_comb``) or pair rate@K (``test_no_comb``), overall and per pair."""
+    from crepe_datasets.builders.captioning.concepts import parse_facts
+
+    items = [(r["image_id"], p) for r in rows for p in r.get("heldout_pairs") or [] if p in pairs]
+    items += [(r["image_id"], r["no_comb_pair"]) for r in rows if r.get("no_comb_pair") in pairs]
+    if not items:
+        return
+    for i in {i for i, _ in items} - set(facts_cache):
+        facts_cache[i] = parse_facts(predictions[i][:MAX_K])
+    overall, per_pair = pair_recall(items, facts_cache, pairs)
+    name = "pair_rate" if rec.split == "test_no_comb" else "pair_R"
+    for k, v in overall.items():
+        rec.metrics[rec.key(k.replace("R", name, 1))] = v
+    for pid, values in per_pair.items():
+        for k, v in values.items():
+            metric = k.replace("R", name, 1) if k != "n" else "n"
+            rec.metrics[rec.key(metric, f"pair={pid}")] = v
+
+
 def run_caption_eval(s: CaptionEvalSettings, echo: Any = print) -> list[EvalRecord]:
     """Score the predictions on every (chosen) split but ``train``; write and return the records.
 
@@ -125,8 +151,6 @@ def run_caption_eval(s: CaptionEvalSettings, echo: Any = print) -> list[EvalReco
         CrepeInputError: bad dataset spec, bad predictions, predictions for images the config
             does not hold, or no prediction for any image of the scored splits.
     """
-    from crepe_datasets.builders.captioning.concepts import parse_facts
-
     folder, manifest, configs = _open(s.dataset)
     predictions = read_predictions(s.predictions)
     model = s.model or s.predictions.stem
@@ -173,23 +197,7 @@ def run_caption_eval(s: CaptionEvalSettings, echo: Any = print) -> list[EvalReco
             lo, hi = bootstrap_ci(np.asarray(per_image["CIDEr"]), s.n_boot, seed=s.seed)
             rec.metrics.update({rec.key("CIDEr_ci_low"): lo, rec.key("CIDEr_ci_high"): hi})
             rec.metrics[rec.key("n")] = float(len(rows))
-            items = [
-                (r["image_id"], p) for r in rows for p in r.get("heldout_pairs") or [] if p in pairs
-            ]
-            items += [
-                (r["image_id"], r["no_comb_pair"]) for r in rows if r.get("no_comb_pair") in pairs
-            ]
-            if items:
-                for i in {i for i, _ in items} - set(facts_cache):
-                    facts_cache[i] = parse_facts(predictions[i][:MAX_K])
-                overall, per_pair = pair_recall(items, facts_cache, pairs)
-                name = "pair_R" if split != "test_no_comb" else "pair_rate"
-                for k, v in overall.items():
-                    rec.metrics[rec.key(k.replace("R", name, 1))] = v
-                for pid, values in per_pair.items():
-                    for k, v in values.items():
-                        metric = k.replace("R", name, 1) if k != "n" else "n"
-                        rec.metrics[rec.key(metric, f"pair={pid}")] = v
+            _add_pair_metrics(rec, rows, predictions, pairs, facts_cache)
             rec.timing = {"scoring_s": round(time.perf_counter() - started, 3)}
             sample = {
                 "image_id": np.asarray(sorted(refs)),
