@@ -29,6 +29,12 @@ from crepe_datasets.scenegraph.provenance import DropLog, combined_checksum, des
 from crepe_datasets.scenegraph.version import __version__
 from crepe_datasets.validation.captioning import check_captioning
 
+COMBINE_TO_DESCRIBE = """@inproceedings{pantazopoulos2022combine,
+  title     = {Combine to Describe: Evaluating Compositional Generalization in Image Captioning},
+  author    = {Pantazopoulos, Georgios and Suglia, Alessandro and Eshghi, Arash},
+  booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics: Student Research Workshop},
+  year      = {2022}
+}"""
 CITATION = """@inproceedings{nikolaus2019compositional,
   title     = {Compositional Generalization in Image Captioning},
   author    = {Nikolaus, Mitja and Abdou, Mostafa and Lamm, Matthew and Aralikatte, Rahul and Elliott, Desmond},
@@ -104,7 +110,7 @@ def _card(s: CaptioningSettings, size: int, n: int, tables: dict[str, str]) -> C
             "from the remaining pair-free images (counted per pair).",
             "Density counts every COCO instance annotation, crowd regions included.",
         ),
-        citations=(CITATION,),
+        citations=(COMBINE_TO_DESCRIBE, CITATION),
         how_built=how,
     )
 
