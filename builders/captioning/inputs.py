@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,9 +71,12 @@ def coco_path(spec: str) -> Path:
 
 
 def image_folder(path: Path) -> str:
-    """COCO's image folder for a captions file: ``captions_val2014.json`` → ``val2014``."""
-    stem = path.stem
-    return stem.split("_", 1)[1] if stem.startswith("captions_") else ""
+    """COCO's image folder for a captions file: ``captions_val2014.json`` → ``val2014``.
+
+    Other file names give no folder (``image_file`` is then the bare ``file_name``).
+    """
+    match = re.fullmatch(r"captions_((?:train|val|test)\d{4})", path.stem)
+    return match.group(1) if match else ""
 
 
 def read_images(paths: list[Path], drops: DropLog) -> dict[str, CocoImage]:
