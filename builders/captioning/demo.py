@@ -1,8 +1,8 @@
 """The captioning step of ``crepe demo``: splits of the demo COCO-format captions, images embedded.
 
 The demo scenes are small and full of cats and dogs, so the demo holds out three of the paper's
-pairs (written to ``captioning_pairs.json`` beside the demo inputs) rather than all 24, which
-would leave no training image.
+pairs (written to ``cache/captioning/demo_pairs.json`` in the demo folder) rather than all 24,
+which would leave no training image.
 """
 
 from __future__ import annotations
@@ -26,14 +26,15 @@ DEMO_PAIRS = {
 
 def build_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
     """Build crepe-captioning from the files of :func:`crepe_datasets.builders.demo_data.write_demo_inputs`."""
-    pairs = Path(inputs) / "captioning_pairs.json"
+    cache = Path(out).parent / "cache" / "captioning"
+    pairs = cache / "demo_pairs.json"
     write_json_atomic(pairs, DEMO_PAIRS)
     settings = CaptioningSettings(
         captions=[f"coco:{inputs / 'captions_coco.json'}"],
         out=str(out),
         images=str(inputs / "images"),
         pairs=str(pairs),
-        cache_dir=str(Path(out).parent / "cache" / "captioning"),
+        cache_dir=str(cache),
         seed=seed,
         progress=False,
     )

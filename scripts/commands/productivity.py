@@ -122,11 +122,6 @@ def validate_dataset_cmd(folder: Path, json_out: Path | None) -> None:
     from crepe_datasets.validation.invariants import check_rows, read_tables
     from crepe_datasets.validation.shortcuts import audit_rows
 
-    manifest_file = folder / "build_manifest.json"
-    if manifest_file.is_file() and '"dataset": "crepe-captioning"' in manifest_file.read_text():
-        from crepe_datasets.scripts.commands.captioning import validate_captioning
-
-        return validate_captioning(folder)
     tables = read_tables(folder)
     inv = check_rows(tables)
     hn = {
