@@ -33,14 +33,12 @@ def _print_summary(built: list[tuple[str, Path, BuildManifest]], seconds: float)
 def _demo_steps() -> list[tuple[str, Callable[[Path, Path, int], BuildManifest]]]:
     """(name, build function) of every builder's demo; each reads the demo inputs folder."""
     from crepe_datasets.builders.bindsplit.demo import build_demo as bindsplit_demo
-    from crepe_datasets.builders.captioning.demo import build_demo as captioning_demo
     from crepe_datasets.builders.productivity.demo import build_demo as productivity_demo
 
     return [
         ("crepe-vg-regions", _build_vg_regions_demo),
         ("crepe-bindsplit", bindsplit_demo),
         ("crepe-productivity", productivity_demo),
-        ("crepe-captioning", captioning_demo),
     ]
 
 

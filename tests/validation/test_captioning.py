@@ -19,7 +19,7 @@ def test_real_build_passes_and_leaks_are_caught(capsys) -> None:
     assert report["passed"] and report["rows_checked"] == sum(
         len(rows) for splits in tables.values() for rows in splits.values()
     )
-    assert main(["validate", "dataset", str(folder)]) == 0
+    assert main(["validate", "captioning", str(folder)]) == 0
     assert "captioning invariants: passed" in capsys.readouterr().out
 
     leaky = copy.deepcopy(tables)

@@ -230,3 +230,15 @@ def test_images_are_embedded_unchanged_and_missing_ones_counted(tmp_path, capsys
         == 2
     )
     assert "given twice" in capsys.readouterr().err
+
+
+def test_demo_step_builds_from_the_demo_inputs(tmp_path) -> None:
+    from crepe_datasets.builders.captioning.demo import build_demo
+    from crepe_datasets.builders.demo_data import write_demo_inputs
+
+    inputs = write_demo_inputs(tmp_path / "inputs")
+    manifest = build_demo(inputs, tmp_path / "crepe-captioning", 0)
+    counts = manifest.counts["systematicity"]
+    assert counts["train"] > 0 and counts["test_comb"] == counts["test_no_comb"] > 0
+    ds = load_dataset(str(tmp_path / "crepe-captioning"), "systematicity", split="train")
+    assert ds[0]["image"].size == (640, 480)
