@@ -67,6 +67,13 @@ def build_captioning_cmd(
 
     if images is not None and not Path(images).is_dir():
         raise CrepeInputError(f"image folder {images} does not exist; fix --images.")
+    out = Path(out)
+    if out.is_file() or (
+        out.is_dir() and any(out.iterdir()) and not (out / "build_manifest.json").is_file()
+    ):
+        raise CrepeInputError(
+            f"--out {out} exists and is not a dataset folder built by crepe; choose a new folder."
+        )
     start = time.time()
     settings = CaptioningSettings(
         captions=list(captions), out=str(out), instances=[str(p) for p in instances],

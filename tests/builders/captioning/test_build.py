@@ -242,3 +242,13 @@ def test_demo_step_builds_from_the_demo_inputs(tmp_path) -> None:
     assert counts["train"] > 0 and counts["test_comb"] == counts["test_no_comb"] > 0
     ds = load_dataset(str(tmp_path / "crepe-captioning"), "systematicity", split="train")
     assert ds[0]["image"].size == (640, 480)
+
+
+def test_out_never_replaces_a_folder_it_did_not_build(tmp_path, capsys) -> None:
+    user = tmp_path / "thesis"
+    user.mkdir()
+    (user / "thesis.tex").write_text("keep me")
+    captions = coco_subset(tmp_path / "coco", n_images=20)
+    assert main(["build", "captioning", "--captions", f"coco:{captions}", "--out", str(user)]) == 2
+    assert "not a dataset folder built by crepe" in capsys.readouterr().err
+    assert [p.name for p in user.iterdir()] == ["thesis.tex"]
