@@ -15,9 +15,9 @@ LS_VENV ?= .ls-venv
 LS_SPEC ?= label-studio==1.23.2
 LS_STAMP := $(LS_VENV)/.crepe-installed
 
-.PHONY: setup label-studio demo test wheel-smoke lint format bench clean
+.PHONY: setup java label-studio demo test wheel-smoke lint format bench clean
 
-setup: $(STAMP) $(WORDNET)
+setup: $(STAMP) $(WORDNET) java
 
 $(STAMP): setup.cfg setup.py pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,14 @@ $(LS_STAMP):
 	$(LS_VENV)/bin/label-studio version --data-dir $(LS_VENV)/template >/dev/null 2>&1 \
 	  || { echo "label-studio: the template database could not be made"; exit 1; }
 	@touch $@
+
+# A Java runtime for the COCO caption scorer (pycocoevalcap's PTB tokenizer and METEOR).
+java:
+	@command -v java >/dev/null || { \
+	  if command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	    apt-get install -y -qq default-jre-headless >/dev/null 2>&1 || \
+	    (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq default-jre-headless >/dev/null); \
+	  else echo "setup: no Java runtime; \`crepe evaluate-captions\` needs one (apt-get install default-jre-headless)"; fi; }
 
 demo: setup
 	$(VENV)/bin/crepe demo --out $(DEMO_OUT)

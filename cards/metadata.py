@@ -17,8 +17,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-TaskType = Literal["retrieval", "binary", "group", "raw_retrieval", "none"]
-TASK_TYPES: tuple[str, ...] = ("retrieval", "binary", "group", "raw_retrieval", "none")
+TaskType = Literal["retrieval", "binary", "group", "raw_retrieval", "captioning", "none"]
+TASK_TYPES: tuple[str, ...] = (
+    "retrieval",
+    "binary",
+    "group",
+    "raw_retrieval",
+    "captioning",
+    "none",
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +36,8 @@ class TaskSpec:
     * ``binary``: the same with exactly one negative; reported as accuracy.
     * ``group``: 2 images × 2 captions, Winoground text / image / group scores.
     * ``raw_retrieval``: image ↔ text retrieval within a split, in K folds.
+    * ``captioning``: generated captions scored against the reference ``captions``
+      (``crepe evaluate-captions``; not a CLIP task).
     * ``none``: not an evaluation set (e.g. a table of training bindings).
     """
 

@@ -191,7 +191,7 @@ def _hf_rows(path: str, config: str, revision: str | None) -> dict[str, list[dic
 
 
 def _select(configs: dict[str, TaskSpec], wanted: str | None, spec: str) -> dict[str, TaskSpec]:
-    usable = {k: v for k, v in sorted(configs.items()) if v.type != "none"}
+    usable = {k: v for k, v in sorted(configs.items()) if v.type not in ("none", "captioning")}
     if wanted is None:
         return usable
     if wanted not in usable:

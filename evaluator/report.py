@@ -33,6 +33,15 @@ DETAIL_METRICS = (
     "image",
     "group",
     "ties",
+    "BLEU-1",
+    "BLEU-4",
+    "METEOR",
+    "ROUGE-L",
+    "CIDEr",
+    "pair_R@1",
+    "pair_R@5",
+    "pair_rate@1",
+    "pair_rate@5",
     "n",
 )
 CONTRASTS = {

@@ -34,12 +34,14 @@ def _print_summary(built: list[tuple[str, Path, BuildManifest]], seconds: float)
 def _demo_steps() -> list[tuple[str, Callable[[Path, Path, int], BuildManifest]]]:
     """(name, build function) of every builder's demo; each reads the demo inputs folder."""
     from crepe_datasets.builders.bindsplit.demo import build_demo as bindsplit_demo
+    from crepe_datasets.builders.captioning.demo import build_demo as captioning_demo
     from crepe_datasets.builders.productivity.demo import build_demo as productivity_demo
 
     return [
         ("crepe-vg-regions", _build_vg_regions_demo),
         ("crepe-bindsplit", bindsplit_demo),
         ("crepe-productivity", productivity_demo),
+        ("crepe-captioning", captioning_demo),
     ]
 
 
@@ -49,7 +51,14 @@ def _build_vg_regions_demo(inputs: Path, out: Path, seed: int) -> BuildManifest:
     return build_vg_regions(VGRegionsConfig(inputs / "vg", out, images=inputs / "images"))
 
 
-DEMO_NAMES = ("inputs", "cache", "crepe-vg-regions", "crepe-bindsplit", "crepe-productivity")
+DEMO_NAMES = (
+    "inputs",
+    "cache",
+    "crepe-vg-regions",
+    "crepe-bindsplit",
+    "crepe-productivity",
+    "crepe-captioning",
+)
 
 
 def demo_folder(folder: Path) -> bool:

@@ -1,0 +1,1 @@
+"""crepe-captioning: compositional splits of COCO captions (systematicity, productivity, substitutivity)."""
