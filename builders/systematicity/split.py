@@ -93,8 +93,7 @@ def load_seen(folder: str | Path, min_count: int = 1) -> SeenTables:
             or the corpus parsed to no caption.
     """
     from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
-    from crepe_datasets.scenegraph.provenance import combined_checksum
-    from crepe_datasets.scenegraph.provenance import InputFile
+    from crepe_datasets.scenegraph.provenance import InputFile, combined_checksum
 
     folder = Path(folder)
     if min_count < 1:

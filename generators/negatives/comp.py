@@ -134,7 +134,7 @@ def comp_negatives(
         return []
     rule, first, second = slots
     one, two = _valid(caption, first, g, drops), _valid(caption, second, g, drops)
-    pairs = [(a, b) for a in one for b in two]
+    pairs = [(a, b) for a in one for b in two if a[0] != b[0]]
     rng.shuffle(pairs)
     out, texts = [], set()
     for (f1, t1, g1), (f2, t2, g2) in pairs:
