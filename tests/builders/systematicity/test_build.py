@@ -18,7 +18,7 @@ def test_every_row_satisfies_its_split(small_build, seen_folder: Path) -> None:
     seen = load_seen(seen_folder)
     assert set(tables) == {"raw", "hn_atom", "hn_comp"}
     rows = 0
-    for config, splits in tables.items():
+    for splits in tables.values():
         for split, items in splits.items():
             for row in items:
                 rows += 1
@@ -83,7 +83,7 @@ def test_manifest_card_and_loading(small_build) -> None:
 def test_same_inputs_same_bytes(small_build, tmp_path: Path) -> None:
     from crepe_datasets.builders.systematicity.build import build_systematicity
 
-    settings, folder, manifest = small_build
+    settings, folder, _ = small_build
     again, _ = build_systematicity(replace(settings, out=str(tmp_path / "again")))
     first = sorted(p.relative_to(folder) for p in (folder / "data").rglob("*.parquet"))
     assert first == sorted(p.relative_to(again) for p in (again / "data").rglob("*.parquet"))

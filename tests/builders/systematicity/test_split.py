@@ -38,16 +38,14 @@ def test_split_definitions(seen_folder: Path) -> None:
     other = sorted(
         a[len("attribute:") :]
         for a in seen.atoms
-        if a.startswith("attribute:") and f"ao:{a[len('attribute:'):]}|{obj}" not in seen.compounds
+        if a.startswith("attribute:") and f"ao:{a[len('attribute:') :]}|{obj}" not in seen.compounds
     )[0]
     uc = classify(SceneGraph([SGObject(0, obj, (other,))]), seen)
     assert uc.split == "unseen_compounds" and uc.unseen_compounds == [f"ao:{other}|{obj}"]
     ua = classify(SceneGraph([SGObject(0, "zzyzxobject", (attr,))]), seen)
     assert ua.split == "unseen_atoms" and ua.unseen_atoms == ["object:zzyzxobject"]
     rel = classify(
-        SceneGraph(
-            [SGObject(0, obj), SGObject(1, "zzyzxobject")], [Relationship(0, "on", 1)]
-        ),
+        SceneGraph([SGObject(0, obj), SGObject(1, "zzyzxobject")], [Relationship(0, "on", 1)]),
         seen,
     )
     assert rel.compounds == [f"oro:{obj}|on|zzyzxobject"] and rel.split == "unseen_atoms"
@@ -67,10 +65,10 @@ def test_seen_folder_of_another_version(seen_folder: Path, tmp_path: Path) -> No
     manifest = json.loads((old / "manifest.json").read_text())
     manifest["parser_version"] = "crepe-rules-0.1"
     (old / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(CrepeInputError, match="parser version 'crepe-rules-0.1'"):
+    with pytest.raises(CrepeInputError, match=r"parser version 'crepe-rules-0\.1'"):
         load_seen(old)
     (old / "atoms.parquet").unlink()
-    with pytest.raises(CrepeInputError, match="no atoms.parquet"):
+    with pytest.raises(CrepeInputError, match=r"no atoms\.parquet"):
         load_seen(old)
-    with pytest.raises(CrepeInputError, match="no atoms.parquet"):
+    with pytest.raises(CrepeInputError, match=r"no atoms\.parquet"):
         load_seen(tmp_path / "missing")
