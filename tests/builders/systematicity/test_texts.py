@@ -46,3 +46,23 @@ def test_parse_keep_and_dedup_in_chunks() -> None:
         assert len(sigs) == len(set(sigs))
     total = sum(len(im.regions) for im in one)
     assert total == len(kept) + sum(reasons.values())
+
+
+def test_local_pool_engine_gives_the_same_graphs() -> None:
+    from crepe_datasets.builders.engines import make_engine
+
+    images, _ = _images(4)
+    texts = [[r.text for r in im.regions] for im in images]
+    one = [
+        [r.graph.signature() for r in im.regions]
+        for im in parsed_images(images, InProcessEngine(), chunk_texts=5)
+    ]
+    for im, t in zip(images, texts, strict=True):
+        for r, text in zip(im.regions, t, strict=True):
+            r.graph, r.text = None, text
+    with make_engine("local", 2) as pool:
+        two = [
+            [r.graph.signature() for r in im.regions]
+            for im in parsed_images(images, pool, chunk_texts=5)
+        ]
+    assert one == two and sum(map(len, one)) > 0
