@@ -14,25 +14,18 @@ from __future__ import annotations
 import itertools
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from crepe_datasets.builders.systematicity import card as card_text
-from crepe_datasets.builders.systematicity.negatives import Pending, candidates_for, choose
-from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, base_row, features, hn_row
-from crepe_datasets.builders.systematicity.split import HN_SPLITS, SPLITS, classify
-from crepe_datasets.builders.systematicity.texts import (
-    DEFAULT_CHUNK_TEXTS,
-    ImageTexts,
-    keep_regions,
-)
+from crepe_datasets.builders.systematicity.pipeline import GraphLookup, batches, process_batch
+from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
+from crepe_datasets.builders.systematicity.split import SPLITS
+from crepe_datasets.builders.systematicity.texts import DEFAULT_CHUNK_TEXTS
 from crepe_datasets.cards.manifest import BuildManifest
-from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.scenegraph.version import __version__
 
 VG_FILES = ("region_descriptions.json", "image_data.json", "scene_graphs.json")
@@ -64,30 +57,6 @@ class SystematicitySettings:
     progress: bool = True
 
 
-class GraphLookup:
-    """The full VG scene graph of each image, read in step with the region file.
-
-    Both files list images in the same order in Visual Genome, so the look-ahead buffer stays
-    at one image; an image missing from ``scene_graphs.json`` makes the reader run to the end once.
-    """
-
-    def __init__(self, graphs: Iterator[SceneGraph]) -> None:
-        from crepe_datasets.builders.productivity.build import prepare_graph
-
-        self._graphs, self._prepare = graphs, prepare_graph
-        self._buffer: dict[str, SceneGraph] = {}
-        self._drops = DropLog()
-
-    def get(self, image_id: str) -> SceneGraph | None:
-        if image_id in self._buffer:
-            return self._buffer.pop(image_id)
-        for g in self._graphs:
-            if str(g.image_id) == image_id:
-                return self._prepare(g, self._drops)
-            self._buffer[str(g.image_id)] = self._prepare(g, self._drops)
-        return None
-
-
 def _check_inputs(s: SystematicitySettings) -> list[Path]:
     folder = Path(s.vg)
     paths = [folder / name for name in VG_FILES]
@@ -109,43 +78,6 @@ def _ranker(s: SystematicitySettings) -> Any:
     from crepe_datasets.generators.filters.frequency_lm import FrequencyLMRanker
 
     return FrequencyLMRanker()
-
-
-def _batches(it: Iterator[Any], size: int) -> Iterator[list[Any]]:
-    while batch := list(itertools.islice(it, size)):
-        yield batch
-
-
-def _process(
-    batch: list[ImageTexts], ctx: dict[str, Any], tables: dict, stats: Counter, drops: DropLog
-) -> None:
-    """Classify, make negatives for and append the rows of a batch of parsed images."""
-    pending: list[tuple[Pending, dict[str, Any]]] = []
-    for image in batch:
-        stats["images"] += 1
-        stats["regions_parsed"] += len(image.regions)
-        full = None
-        for region in keep_regions(image, drops):
-            c = classify(region.graph, ctx["seen"])  # type: ignore[arg-type]
-            row = base_row(image.image_id, image.image_file, region, c)
-            tables["raw"][c.split].append(row)
-            if c.split not in HN_SPLITS or row["n_compounds"] != 1:
-                continue
-            if full is None:
-                full = ctx["graphs"].get(image.image_id) or False
-            if full is False:
-                drops.drop("systematicity_configs", "no_scene_graph_for_image", image.image_id)
-                continue
-            stats[f"one_compound_{c.split}"] += 1
-            key = f"{ctx['seed']}:{image.image_id}:{region.region_id}"
-            p = Pending(key, region.text, image.captions)
-            p.candidates = candidates_for(region.text, region.graph, GraphIndex(full), key, drops)  # type: ignore[arg-type]
-            pending.append((p, row))
-    choose([p for p, _ in pending], ctx["ranker"], drops, ctx["entailed"])
-    for p, row in pending:
-        for kind, chosen in p.chosen.items():
-            if len(chosen) == {"atom": 4, "comp": 6}[kind]:
-                tables[f"hn_{kind}"][row["split"]].append(hn_row(row, chosen))
 
 
 def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
@@ -203,8 +135,10 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
             if s.limit is not None:
                 images = itertools.islice(images, s.limit)
             bar = tqdm(desc="systematicity", unit=" images", disable=not s.progress)
-            for batch in _batches(parsed_images(images, engine, s.spacy_model, s.chunk_texts), BATCH_IMAGES):
-                _process(batch, ctx, tables, stats, drops)
+            for batch in batches(
+                parsed_images(images, engine, s.spacy_model, s.chunk_texts), BATCH_IMAGES
+            ):
+                process_batch(batch, ctx, tables, stats, drops)
                 bar.update(len(batch))
             bar.close()
         quality = parser_quality(s.factual, s.spacy_model)

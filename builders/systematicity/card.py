@@ -67,7 +67,7 @@ def card_info(s: Any, seen: dict[str, Any], quality: dict[str, Any]) -> CardInfo
             "filtered by region (≥ 40,000 px, ≥ 10% of the image, aspect 0.5–2.0), parsed, kept "
             "with ≥ 2 atoms and ≥ 1 compound, deduplicated by scene graph within each image, and "
             "split SC / UC / UA. One-compound captions of SC and UC get HN-ATOM (antonym or "
-            "grand-hypernym co-hyponym of one atom) and HN-COMP (\"a pink car\" → \"a blue car "
+            'grand-hypernym co-hyponym of one atom) and HN-COMP ("a pink car" → "a blue car '
             "and a pink toy\") negatives, rejected when the image's full scene graph makes them "
             f"true, filtered with {nli}, ranked by {ranker}; retrieval sets of 1 + 4 (HN-ATOM) "
             f"and 1 + 6 (HN-COMP). {FORMATS} {_pr(quality)}"

@@ -45,7 +45,9 @@ def parser_quality(factual: str | None = None, model: str | None = None) -> dict
             "source": f"measured at build time on {Path(factual).name} ({len(rows):,} captions)",
             "stale": False,
         }
-        out.update({c: {k: scores[c][k] for k in ("precision", "recall", "f1")} for c in CATEGORIES})
+        out.update(
+            {c: {k: scores[c][k] for k in ("precision", "recall", "f1")} for c in CATEGORIES}
+        )
         out["exact_graph_rate"] = scores["exact_graph_rate"]
     else:
         stored = json.loads(STORED.read_text(encoding="utf-8"))
