@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from crepe_datasets.builders.systematicity.split import SPLITS, load_seen, split_of
 from crepe_datasets.validation.invariants import check_rows, read_tables
@@ -89,3 +92,30 @@ def test_same_inputs_same_bytes(small_build, tmp_path: Path) -> None:
     assert first == sorted(p.relative_to(again) for p in (again / "data").rglob("*.parquet"))
     for rel in first:
         assert (folder / rel).read_bytes() == (again / rel).read_bytes(), rel
+
+
+@pytest.mark.slow
+def test_mlm_ranker_and_nli_filter_are_wired(tmp_path: Path, seen_folder: Path) -> None:
+    """``--mlm`` and ``--nli`` with tiny random models (no download): recorded, and they run."""
+    from crepe_datasets.builders.systematicity.build import (
+        SystematicitySettings,
+        build_systematicity,
+    )
+    from tests.conftest import require_shared
+    from tests.generators.filters.tiny_models import one_thread, save_tiny_mlm, save_tiny_nli
+
+    settings = SystematicitySettings(
+        vg=str(require_shared("visual_genome", "images_1-100")),
+        out=str(tmp_path / "ds"),
+        seen=str(seen_folder),
+        mlm=str(save_tiny_mlm(tmp_path / "mlm")),
+        nli=str(save_tiny_nli(tmp_path / "nli")),
+        limit=6,
+        progress=False,
+    )
+    with contextlib.contextmanager(one_thread)():
+        folder, manifest = build_systematicity(settings)
+    assert manifest.models["nli"] == settings.nli
+    assert manifest.summary["plausibility_ranker"]["model"].startswith(settings.mlm)
+    assert "masked LM" in (folder / "README.md").read_text()
+    assert manifest.validation["systematicity_checks"]["passed"]
