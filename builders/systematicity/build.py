@@ -25,7 +25,7 @@ from crepe_datasets.builders.systematicity.split import SPLITS
 from crepe_datasets.builders.systematicity.texts import DEFAULT_CHUNK_TEXTS
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.provenance import DropLog, InputFile
 from crepe_datasets.scenegraph.version import __version__
 
 VG_FILES = ("region_descriptions.json", "image_data.json", "scene_graphs.json")
@@ -154,6 +154,8 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
             models=models,
         )
         manifest.add_inputs(regions_path, image_data_path, graphs_path, *vocab_files)
+        # the training corpus files, as parse-corpus described them (size and SHA-256)
+        manifest.inputs += [InputFile(**f) for f in seen.manifest.get("inputs") or []]
         manifest.drops.merge(drops)
         manifest.summary = card_text.summary(tables, stats, seen.describe(), seen_info, ranker)
         manifest.validation = card_text.validation(tables, seen, quality)

@@ -70,6 +70,7 @@ def test_manifest_card_and_loading(small_build) -> None:
     corpus = manifest.summary["training_corpus"]
     assert corpus["corpus"].startswith("coco:") and len(corpus["corpus_sha256"]) == 64
     assert corpus["seen_atoms"] > 0 and corpus["table_rows"]["atoms"] > 0
+    assert any(f.path.endswith("captions_val2014.json_samples.json") for f in manifest.inputs)
     quality = manifest.validation["parser_factual"]
     assert 0 < quality["triplets"]["precision"] <= 1 and 0 < quality["triplets"]["recall"] <= 1
     card = (folder / "README.md").read_text()
