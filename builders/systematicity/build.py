@@ -125,7 +125,7 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
             }  # fmt: skip
             ctx = {
                 "seen": seen,
-                "graphs": GraphLookup(iter_scene_graphs(graphs_path, DropLog(), infos)),
+                "graphs": GraphLookup(iter_scene_graphs(graphs_path, drops, infos), drops=drops),
                 "ranker": ranker,
                 "entailed": entailed,
                 "seed": s.seed,

@@ -35,13 +35,15 @@ class GraphLookup:
     bounded. An image whose graph is not found gets ``None`` (the caller counts it).
     """
 
-    def __init__(self, graphs: Iterator[SceneGraph], max_buffer: int = 2_000) -> None:
+    def __init__(
+        self, graphs: Iterator[SceneGraph], max_buffer: int = 2_000, drops: DropLog | None = None
+    ) -> None:
         from crepe_datasets.builders.productivity.build import prepare_graph
 
         self._graphs, self._prepare = graphs, prepare_graph
         self._buffer: OrderedDict[str, SceneGraph] = OrderedDict()
         self._max = max_buffer
-        self._drops = DropLog()
+        self._drops = drops if drops is not None else DropLog()
 
     def get(self, image_id: str) -> SceneGraph | None:
         """The prepared graph of ``image_id`` (object names lemmatised), or ``None``."""
