@@ -19,11 +19,16 @@ Foils come from the HN-ATOM foil lists (:mod:`.foils`: antonyms and grand-hypern
 co-hyponyms). A candidate is rejected (and counted) when either conjunct is made true by the
 full image graph ``G`` (:meth:`GraphIndex.holds`; e.g. another car of the image is blue), or
 when a foil's words cannot be placed in the caption. Candidates are deterministic given ``rng``.
+
+A caption holding punctuation (a hyphen, an apostrophe, a comma …) gets no HN-COMP negative
+(counted as ``comp_caption_has_punctuation``): its negatives would repeat the mark twice, a
+text-only shortcut that the formatting audit (:mod:`crepe_datasets.validation.shortcuts`) flags.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from crepe_datasets.generators.negatives import replace_object
@@ -35,6 +40,7 @@ from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 CHECK_STAGE = "systematicity_negative_checks"
 FOILS_PER_SLOT = 6
+PUNCTUATION = re.compile(r"[^\w\s]")
 
 
 @dataclass(frozen=True)
@@ -131,6 +137,10 @@ def comp_negatives(
     """
     slots = _slots(sub)
     if slots is None:
+        return []
+    if PUNCTUATION.search(caption):
+        if drops is not None:
+            drops.drop(CHECK_STAGE, "comp_caption_has_punctuation", caption)
         return []
     rule, first, second = slots
     one, two = _valid(caption, first, g, drops), _valid(caption, second, g, drops)

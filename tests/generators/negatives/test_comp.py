@@ -26,9 +26,9 @@ def test_replace_atom_keeps_surface_forms() -> None:
     assert replace_atom("a grill on top of the porch", "relationship", "on top of", "under") == (
         "a grill under the porch"
     )
-    assert replace_atom("two dogs sitting on a red couch", "relationship", "sit on", "stand on") == (
-        "two dogs standing on a red couch"
-    )
+    assert replace_atom(
+        "two dogs sitting on a red couch", "relationship", "sit on", "stand on"
+    ) == ("two dogs standing on a red couch")
     assert replace_atom("two dogs sitting on a red couch", "object", "dog", "cat") == (
         "two cats sitting on a red couch"
     )
@@ -55,7 +55,11 @@ def test_paper_example_and_image_graph_guard() -> None:
     guarded = comp_negatives("a pink car", sub, blue, random.Random(0), 50, drops)
     assert guarded and all(n.foils[0] != "blue" for n in guarded)
     assert any(n.foils[0] == "blue" for n in negs)
-    assert drops.to_dict()["systematicity_negative_checks"]["comp_conjunct_true_in_image_graph"]
+    checks = drops.to_dict()["systematicity_negative_checks"]
+    assert checks["comp_conjunct_true_in_image_graph"]
+    # punctuation would appear twice in every negative: no HN-COMP for such a caption
+    assert comp_negatives("a pink car.", sub, empty, random.Random(0), 6, drops) == []
+    assert drops.to_dict()["systematicity_negative_checks"]["comp_caption_has_punctuation"] == 1
 
 
 def test_real_regions_two_foils_and_false_in_image() -> None:
