@@ -1,0 +1,41 @@
+"""Shared fixtures: one small real build (VG images 1-100 sample, COCO val2014 sample corpus)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require_shared
+
+CORPUS = ("coco", "minyus_samples", "captions_val2014.json_samples.json")
+VG = ("visual_genome", "images_1-100")
+
+
+@pytest.fixture(scope="module")
+def seen_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Seen tables of the 100-caption COCO sample, made by parse-corpus's builder."""
+    from crepe_datasets.builders.engines import InProcessEngine
+    from crepe_datasets.builders.seen_build import build_seen_tables
+
+    corpus = require_shared(*CORPUS)
+    out = tmp_path_factory.mktemp("seen")
+    build_seen_tables(f"coco:{corpus}", out, InProcessEngine(), progress=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def small_build(tmp_path_factory: pytest.TempPathFactory, seen_folder: Path):
+    """A crepe-systematicity build of the first 30 images of the VG sample."""
+    from crepe_datasets.builders.systematicity.build import (
+        SystematicitySettings,
+        build_systematicity,
+    )
+
+    vg = require_shared(*VG)
+    out = tmp_path_factory.mktemp("build") / "syst"
+    settings = SystematicitySettings(
+        vg=str(vg), out=str(out), seen=str(seen_folder), limit=30, progress=False
+    )
+    folder, manifest = build_systematicity(settings)
+    return settings, folder, manifest
