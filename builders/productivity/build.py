@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from crepe_datasets.builders.productivity.clean import clean_graph
 from crepe_datasets.builders.productivity.items import (
     drop_entailed,
     drop_other_captions,
@@ -44,9 +45,8 @@ from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
 from crepe_datasets.generators.captions.template import TemplateCaptionWriter
 from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.lexicon import normalize_object
 from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.scenegraph.version import __version__
 
 
@@ -75,22 +75,10 @@ class ProductivitySettings:
 
 
 def prepare_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
-    """Object names lemmatised; self-loops and repeated (subject, predicate, object) removed."""
-    objects = [
-        SGObject(o.id, normalize_object(o.name), o.attributes, o.box, o.synset) for o in g.objects
-    ]
-    rels: list[Relationship] = []
-    seen: set[tuple[int, str, int]] = set()
-    for r in g.relationships:
-        key = (r.subject, r.predicate, r.object)
-        if r.subject == r.object:
-            drops.drop("productivity_graph", "self_loop_relationship", f"image {g.image_id}")
-        elif key in seen:
-            drops.drop("productivity_graph", "repeated_relationship", f"image {g.image_id}")
-        else:
-            seen.add(key)
-            rels.append(r)
-    return SceneGraph(objects, rels, g.image_id, g.width, g.height)
+    """Clean text (:func:`crepe_datasets.builders.productivity.clean.clean_graph`): object names
+    lemmatised and cleaned, attributes and predicates cleaned, self-loops and repeated triples
+    removed; every change counted under stage ``productivity_clean``."""
+    return clean_graph(g, drops)
 
 
 def _vg_files(vg: str) -> tuple[Path, Path]:

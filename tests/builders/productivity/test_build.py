@@ -54,7 +54,7 @@ def test_manifest_and_card_report_counts_and_drops(built):
     )
     assert set(summary["ground_truths_per_n"]) == {f"complexity_{n}" for n in range(4, 13)}
     assert set(summary["negatives_per_type_per_n"]) == {"hn_atom", "hn_swap", "hn_negate"}
-    for stage in ("productivity_region", "productivity_configs", "productivity_graph"):
+    for stage in ("productivity_region", "productivity_configs", "productivity_clean"):
         assert stage in data["drops"]
     assert data["validation"]["invariants"]["passed"] and data["validation"]["shortcuts"]["passed"]
     readme = (folder / "README.md").read_text()
