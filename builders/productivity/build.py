@@ -17,6 +17,7 @@ Pipeline per chunk of images (streamed; one chunk in memory at a time):
 from __future__ import annotations
 
 import itertools
+import json
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ from crepe_datasets.builders.productivity.items import (
     render_items,
     sample_items,
 )
+from crepe_datasets.builders.productivity.refine import RefineStats, default_scorers, refine
 from crepe_datasets.builders.productivity.rows import (
     CONFIG_NAMES,
     add_rows,
@@ -62,10 +64,13 @@ class ProductivitySettings:
     llm_base_url: str | None = None
     llm_cache: str | None = None
     nli: str | None = None
+    mlm: str | None = None
+    lm_corpus: str | None = None
+    refine: bool = True
     walks: int = DEFAULT_WALKS
     negatives_per_type: int = 5
     min_negatives: int = 5
-    spare_negatives: int = 3
+    spare_negatives: int = 7
     min_n: int = MIN_N
     max_n: int = MAX_N
     limit: int | None = None
@@ -111,6 +116,23 @@ def _writers(s: ProductivitySettings) -> tuple[dict[str, Any], dict[str, str]]:
     return writers, models
 
 
+def _rankers(s: ProductivitySettings, models: dict[str, str]) -> tuple[Any, list[Any]]:
+    """The foil ranker (masked LM with ``--mlm``, else word frequency + n-gram LM) and the
+    blind scorers of the adversarial refinement (always the no-download ones)."""
+    from crepe_datasets.generators.filters.frequency_lm import FrequencyLMRanker
+
+    lm = FrequencyLMRanker(s.lm_corpus)
+    ranker: Any = lm
+    if s.mlm:
+        from crepe_datasets.generators.filters.plausibility import PlausibilityRanker
+
+        ranker = PlausibilityRanker(s.mlm)
+    models["foil_ranker"] = json.dumps(ranker.describe(), sort_keys=True)
+    if s.refine:
+        models["refinement_scorers"] = json.dumps(lm.describe(), sort_keys=True)
+    return ranker, default_scorers(lm)
+
+
 def _chunks(it: Iterator[Any], size: int) -> Iterator[list[Any]]:
     chunk: list[Any] = []
     for x in it:
@@ -142,8 +164,15 @@ def _card(s: ProductivitySettings, llm: bool) -> CardInfo:
         limitations=(
             "Visual Genome annotations are incomplete: a negative may be true of the image when the "
             "truth is not annotated (checks against the full image graph cannot see it).",
-            "HN-ATOM foils are ranked by WordNet sense frequency, not by a masked language model.",
-            "Template captions are not fluent English; they test the atoms, not the style.",
+            "HN-ATOM foils are WordNet antonyms and co-hyponyms ordered by plausibility in context "
+            + (
+                f"(masked LM `{s.mlm}`)"
+                if s.mlm
+                else "(word frequency + a word-bigram LM of COCO captions, no masked LM)"
+            )
+            + "; negatives are chosen so that these text-only scorers prefer the positive no "
+            "more often than chance (see the blind-baseline audit below).",
+            "Template captions are plain, list-like English; they test the atoms, not the style.",
         ),
         citations=(citations.CREPE,),
         how_built=f"Random walks over each image's scene graph (seed {s.seed}, {s.walks} walks per image and n), "
@@ -161,6 +190,7 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
     from crepe_datasets.builders.writer import write_dataset
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
     from crepe_datasets.validation.invariants import check_rows
+    from crepe_datasets.validation.blind import blind_audit
     from crepe_datasets.validation.shortcuts import audit_rows
 
     graphs_path, image_data_path = _vg_files(s.vg)
@@ -175,6 +205,8 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
 
         nli = EntailmentFilter(s.nli)
         entailed, models["nli"] = nli.entailed, s.nli
+    ranker, scorers = _rankers(s, models)
+    refine_stats = RefineStats()
     k = s.negatives_per_type
     complexities = list(range(s.min_n, s.max_n + 1))
     out_parent = Path(s.out).resolve().parent
@@ -215,11 +247,14 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
                 k + s.spare_negatives,
                 writer_for,
                 drops,
+                ranker=ranker,
             )
         rendered = render_items(items, writers, drops)
         drop_other_captions(rendered, drops)
         if entailed is not None:
             drop_entailed(rendered, entailed, drops)
+        if s.refine:
+            refine(rendered, scorers, k, refine_stats)
         for r in rendered:
             generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)
         add_rows(tables, rendered, k, drops, s.min_negatives)
@@ -256,12 +291,14 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
             c: sum(len(r) for r in splits.values()) for c, splits in tables.items()
         },
         "drops_total": drops.total(),
+        "adversarial_refinement": refine_stats.to_dict() if s.refine else "off (--no-refine)",
     }
     if "llm" in writers:
         manifest.summary["llm_usage"] = writers["llm"].usage
     manifest.validation = {
         "invariants": check_rows(tables).to_dict(),
         "shortcuts": audit_rows({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
+        "blind_baselines": blind_audit({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
     }
     cropper = ImageCropper(s.images, manifest.drops) if s.images else None
     with scratch:

@@ -24,6 +24,7 @@ import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from crepe_datasets.builders.productivity.regions import (
     PatchDeduplicator,
@@ -48,6 +49,7 @@ from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph
 
 NEG_STAGE = "productivity_negatives"
+NEGATE_CANDIDATES = 8  # HN-NEG is not refined: k plus a few spares for dropped texts
 
 
 @dataclass
@@ -89,8 +91,12 @@ def sample_items(
     writer_for: Callable[[int], str],
     drops: DropLog,
     region_filter: RegionFilter | None = None,
+    ranker: Any = None,
 ) -> list[Item]:
-    """Walks for every n, filtered and deduplicated, each with its negative candidates."""
+    """Walks for every n, filtered and deduplicated, each with its negative candidates.
+
+    ``ranker`` (``rank(sentences) -> scores``) orders HN-ATOM foils by plausibility in context.
+    """
     rf = region_filter or RegionFilter()
     index = GraphIndex(g)
     dedup = PatchDeduplicator()
@@ -112,12 +118,14 @@ def sample_items(
             item = Item(str(g.image_id), image_file, n, k, result.graph, region, writer_for(n))  # type: ignore[arg-type]
             rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
             sub = result.graph
-            item.candidates += atom_negatives(sub, index, rngs["atom"], candidates_per_type, drops)
+            item.candidates += atom_negatives(
+                sub, index, rngs["atom"], candidates_per_type, drops, ranker
+            )
             item.candidates += swap_negatives(
                 sub, index, rngs["swap"], candidates_per_type, n, drops
             )
             item.candidates += negate_negatives(
-                sub, index, rngs["negate"], candidates_per_type, drops
+                sub, index, rngs["negate"], min(candidates_per_type, NEGATE_CANDIDATES), drops
             )
             items.append(item)
     return items
