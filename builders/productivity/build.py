@@ -254,7 +254,7 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
         if entailed is not None:
             drop_entailed(rendered, entailed, drops)
         if s.refine:
-            refine(rendered, scorers, k, refine_stats)
+            refine(rendered, scorers, k, refine_stats, drops=drops)
         for r in rendered:
             generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)
         add_rows(tables, rendered, k, drops, s.min_negatives)

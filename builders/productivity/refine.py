@@ -7,19 +7,21 @@ rank among them is balanced under the generation-time blind scorers:
 
 1. every scorer (word frequency and the n-gram LM of
    :class:`crepe_datasets.generators.filters.frequency_lm.FrequencyLMRanker`) marks each candidate
-   *above* the positive (scores at least as high: a tie beats the positive half the time) or not;
+   above, tied with or below the positive;
 2. a target ``t`` in ``0..k`` — how many chosen negatives should be above the positive — is
    taken in turn (``t = c mod (k + 1)`` for the ``c``-th set of this type and complexity in the
    chunk), so targets are spread evenly and the positive is ranked first, second, … last
    equally often: both "pick the most plausible" and "pick the least plausible" score chance;
-3. candidates fall into four groups (above for both scorers, for one, for the other, for none);
-   the choice of counts per group that misses the target by the fewest candidates (summed over
-   both scorers) wins, ties to the choice that keeps earlier candidates; within a group
-   candidates keep their generation order;
-4. when a set cannot reach its target (no candidate is more plausible than the positive, say),
-   the positive ends up first; so a choice that puts the positive first (or last) under a
-   scorer is made only while such sets stay within chance's share ``1 / (k + 1)`` of the sets
-   seen so far — later sets compensate for earlier shortfalls.
+3. candidates fall into groups by their marks under both scorers; the choice of counts per
+   group whose number of candidates at or above the positive misses the target by the fewest
+   (summed over both scorers) wins, ties to the choice that keeps earlier candidates; within a
+   group candidates keep their generation order;
+4. a set that cannot reach its target (no candidate as plausible as the positive, say) would
+   rank the positive first; so a choice is allowed only while, under each scorer, the expected
+   R@1 of "pick the highest" and of "pick the lowest" (ties shared) summed over the sets kept
+   so far stays within chance's share ``1 / (k + 1)`` per set. An item with no allowed choice loses that type's
+   negatives (stage ``productivity_refinement``, reason ``<type>_no_balanced_choice``, one
+   count per candidate), so its row leaves that config (and ``hn_all``), not the dataset.
 
 The chosen negatives move to the front of the item's list (the configs take the first ``k``);
 the others stay behind them, unused. :class:`RefineStats` counts sets, candidates, those
@@ -36,8 +38,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crepe_datasets.builders.productivity.items import RenderedItem
+from crepe_datasets.scenegraph.provenance import DropLog
 
 REFINED_TYPES = ("atom", "swap")
+STAGE = "productivity_refinement"
 
 
 @dataclass
@@ -56,47 +60,64 @@ class RefineStats:
 
 @dataclass
 class _Balance:
-    """Running counts of one (type, complexity) in a chunk: sets, and how often each scorer
-    ranked the positive first (no chosen negative above it) or last (all above it)."""
+    """Running counts of one (type, complexity) in a chunk: sets kept, and each scorer's
+    expected R@1 sums of "pick the highest" (``first``) and "pick the lowest" (``last``)."""
 
     seen: int = 0
-    first: list[int] = field(default_factory=lambda: [0, 0])
-    last: list[int] = field(default_factory=lambda: [0, 0])
+    first: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    last: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
-    def allowed(self, k: int) -> tuple[list[bool], list[bool]]:
-        budget = (self.seen + 1) / (k + 1)
-        return [f + 1 <= budget for f in self.first], [x + 1 <= budget for x in self.last]
+    def fits(self, first: list[float], last: list[float], k: int) -> bool:
+        budget = (self.seen + 1) / (k + 1) + 1e-9
+        return all(self.first[s] + first[s] <= budget for s in (0, 1)) and all(
+            self.last[s] + last[s] <= budget for s in (0, 1)
+        )
 
-    def add(self, above: list[int], k: int) -> None:
+    def add(self, first: list[float], last: list[float]) -> None:
         self.seen += 1
         for s in (0, 1):
-            self.first[s] += above[s] == 0
-            self.last[s] += above[s] == k
+            self.first[s] += first[s]
+            self.last[s] += last[s]
 
 
-def _choose(flags: list[tuple[bool, bool]], k: int, target: int, balance: _Balance) -> list[int]:
-    """Indices of ``k`` candidates: above-counts closest to ``target`` per scorer, and the
-    positive first (or last) under a scorer only while that stays within chance's share."""
-    groups: dict[tuple[bool, bool], list[int]] = defaultdict(list)
-    for i, f in enumerate(flags):
-        groups[f].append(i)
-    keys = [(True, True), (True, False), (False, True), (False, False)]
-    first_ok, last_ok = balance.allowed(k)
-    best: tuple[int, list[int], list[int]] | None = None
+# A candidate's state under one scorer: 1 above the positive, 0 tied, -1 below.
+State = tuple[int, int]
+
+
+def _choose(states: list[State], k: int, target: int, balance: _Balance) -> list[int] | None:
+    """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
+    would rank the positive first or last beyond chance's share."""
+    groups: dict[State, list[int]] = defaultdict(list)
+    for i, st in enumerate(states):
+        groups[st].append(i)
+    keys = sorted(groups, reverse=True)
+    best: tuple[int, list[int], list[float], list[float]] | None = None
     for counts in itertools.product(*(range(min(k, len(groups[key])) + 1) for key in keys)):
         if sum(counts) != k:
             continue
-        above = [sum(n for key, n in zip(keys, counts, strict=True) if key[s]) for s in (0, 1)]
+        picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
+        above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
+        ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
+        first = [
+            0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)
+        ]
+        last = [
+            0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)
+        ]
+        if not balance.fits(first, last, k):
+            continue
         cost = sum(abs(a - target) for a in above)
-        cost += sum(k + 1 for s, a in enumerate(above) if a == 0 and not first_ok[s])
-        cost += sum(k + 1 for s, a in enumerate(above) if a == k and not last_ok[s])
-        chosen = sorted(i for key, n in zip(keys, counts, strict=True) for i in groups[key][:n])
+        chosen = sorted(i for key, n in picked for i in groups[key][:n])
         if best is None or (cost, chosen) < (best[0], best[1]):
-            best = (cost, chosen, above)
+            best = (cost, chosen, first, last)
     if best is None:
-        return list(range(k))
-    balance.add(best[2], k)
+        return None
+    balance.add(best[2], best[3])
     return best[1]
+
+
+def _state(score: float, base: float) -> int:
+    return (score > base) - (score < base)
 
 
 def refine(
@@ -105,8 +126,10 @@ def refine(
     k: int,
     stats: RefineStats,
     types: Sequence[str] = REFINED_TYPES,
+    drops: DropLog | None = None,
 ) -> None:
-    """Reorder each item's negatives so the first ``k`` of each type are the balanced choice."""
+    """Reorder each item's negatives so the first ``k`` of each type are the balanced choice;
+    an item without a balanced choice loses that type's negatives (counted)."""
     balances: dict[tuple[str, int], _Balance] = defaultdict(_Balance)
     for r in rendered:
         for t in types:
@@ -117,18 +140,24 @@ def refine(
             c["sets"] += 1
             c["candidates"] += len(pool)
             balance = balances[(t, r.item.n)]
-            target = balance.seen % (k + 1)
             base = [fn(r.caption) for fn in scorers[:2]]
-            flags = [
-                tuple(fn(neg.text) >= b for fn, b in zip(scorers[:2], base, strict=True))
+            states = [
+                tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))
                 for neg in pool
             ]
-            chosen = _choose(flags, k, target, balance)  # type: ignore[arg-type]
+            chosen = _choose(states, k, balance.seen % (k + 1), balance)  # type: ignore[arg-type]
+            others = [neg for neg in r.negatives if neg.type != t]
+            if chosen is None:
+                c["sets_without_balanced_choice"] += 1
+                c["discarded"] += len(pool)
+                if drops is not None:
+                    drops.drop(STAGE, f"{t}_no_balanced_choice", r.caption, n=len(pool))
+                r.negatives = others
+                continue
             c["discarded"] += len(pool) - k
             c["changed"] += chosen != list(range(k))
             picked = [pool[i] for i in chosen]
             rest = [neg for neg in pool if all(neg is not p for p in picked)]
-            others = [neg for neg in r.negatives if neg.type != t]
             r.negatives = others + picked + rest
 
 
