@@ -36,6 +36,11 @@ NEGATION_CONFIGS = ("hn_negate", "hn_all")
 _NEGATION = re.compile(r"\b(no|not|never|nothing|none|nobody|without|n't)\b", re.IGNORECASE)
 
 
+def _split_key(split: str) -> tuple:
+    tail = split.rsplit("_", 1)[-1]
+    return (split[: -len(tail)], int(tail)) if tail.isdigit() else (split, -1)
+
+
 def _r1(scores: Sequence[float]) -> float:
     best = max(scores)
     return 1.0 / scores.count(best) if scores[0] == best else 0.0
@@ -167,7 +172,7 @@ class BlindReport:
                 "passed": self.passed_config(config),
                 "counted": list(counted),
                 "all": pooled.to_dict(counted),
-                "splits": {s: r.to_dict(counted) for s, r in splits.items()},
+                "splits": {s: splits[s].to_dict(counted) for s in sorted(splits, key=_split_key)},
             }
         return out
 
@@ -198,3 +203,34 @@ def audit_sets(sets: Iterable[Sequence[str]], lm_corpus: str | Path | None = Non
     for texts in sets:
         auditor.add(result, texts)
     return result
+
+
+COLUMNS = (
+    ("word_frequency:max", "freq max"),
+    ("word_frequency:min", "freq min"),
+    ("ngram_lm:max", "LM max"),
+    ("ngram_lm:min", "LM min"),
+    ("formatting", "format"),
+    ("no_negation:max", "no neg."),
+)
+
+
+def blind_lines(report: Mapping[str, Any]) -> list[str]:
+    """A plain-text table of a report's ``to_dict()``: R@1 per baseline beside chance."""
+    head = f"{'config':<10} {'split':<14} {'rows':>5} {'chance':>6} " + " ".join(
+        f"{label:>8}" for _, label in COLUMNS
+    )
+    lines = [
+        f"blind baselines (text only; expected R@1, target <= chance + {report.get('margin')} "
+        f"on {', '.join(report.get('targets', [])) or 'none'}): "
+        f"{'passed' if report.get('passed') else 'FAILED'}",
+        head,
+    ]
+    for config, data in report.get("configs", {}).items():
+        for split, r in [("all", data["all"]), *data["splits"].items()]:
+            cells = " ".join(f"{r['baselines'].get(key, float('nan')):>8.3f}" for key, _ in COLUMNS)
+            flag = "" if r["passed"] else "  above target" if config in TARGETS else "  (cue)"
+            lines.append(
+                f"{config:<10} {split:<14} {r['rows']:>5} {r['chance']:>6.3f} {cells}{flag}"
+            )
+    return lines

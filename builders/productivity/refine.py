@@ -98,12 +98,8 @@ def _choose(states: list[State], k: int, target: int, balance: _Balance) -> list
         picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
         above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
         ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
-        first = [
-            0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)
-        ]
-        last = [
-            0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)
-        ]
+        first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
+        last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
         if not balance.fits(first, last, k):
             continue
         cost = sum(abs(a - target) for a in above)

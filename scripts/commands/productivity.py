@@ -36,6 +36,22 @@ from crepe_datasets.scenegraph.errors import CrepeInputError
 )
 @click.option("--nli", default=None, help="NLI model name or local path for the entailment filter.")
 @click.option(
+    "--mlm",
+    default=None,
+    help="Masked LM (name or local path) ranking HN-ATOM foils (default: word frequency + n-gram LM).",
+)
+@click.option(
+    "--lm-corpus",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Caption corpus of the n-gram LM (text, COCO JSON, TSV or .json.gz counts; default: shipped COCO counts).",
+)
+@click.option(
+    "--no-refine",
+    is_flag=True,
+    help="Take negatives in generation order (no adversarial refinement against blind scorers).",
+)
+@click.option(
     "--no-nli", is_flag=True, help="Skip the entailment filter (recorded in the manifest)."
 )
 @click.option(
@@ -58,6 +74,9 @@ def build_productivity_cmd(
     llm_base_url: str | None,
     llm_cache: Path | None,
     nli: str | None,
+    mlm: str | None,
+    lm_corpus: Path | None,
+    no_refine: bool,
     no_nli: bool,
     walks: int,
     min_negatives: int,
@@ -86,6 +105,9 @@ def build_productivity_cmd(
         llm_base_url=llm_base_url,
         llm_cache=str(llm_cache) if llm_cache else None,
         nli=None if no_nli else nli,
+        mlm=mlm,
+        lm_corpus=str(lm_corpus) if lm_corpus else None,
+        refine=not no_refine,
         walks=walks,
         min_negatives=min_negatives,
         limit=limit,
@@ -105,10 +127,21 @@ def build_productivity_cmd(
         )
     click.echo(f"dropped: {manifest.drops.total():,} (by reason in {folder}/build_manifest.json)")
     inv, sc = manifest.validation["invariants"], manifest.validation["shortcuts"]
+    blind = manifest.validation.get("blind_baselines", {})
     click.echo(
         f"invariants: {'passed' if inv['passed'] else 'FAILED'} on {inv['rows_checked']:,} rows; "
-        f"formatting shortcuts: {'passed' if sc['passed'] else 'FAILED'}"
+        f"formatting shortcuts: {'passed' if sc['passed'] else 'FAILED'}; "
+        f"blind baselines on {', '.join(blind.get('targets', []))}: "
+        f"{'passed' if blind.get('passed') else 'FAILED'} (chance + {blind.get('margin', 0.05)})"
     )
+    if isinstance(s.get("adversarial_refinement"), dict):
+        click.echo(
+            "adversarial refinement (candidates discarded): "
+            + ", ".join(
+                f"{t} {c.get('discarded', 0):,} of {c.get('candidates', 0):,}"
+                for t, c in s["adversarial_refinement"].items()
+            )
+        )
     click.echo(f'load: load_dataset("{folder}", "hn_swap", split="complexity_7")')
 
 
@@ -117,8 +150,16 @@ def build_productivity_cmd(
 @click.option(
     "--json-out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON."
 )
-def validate_dataset_cmd(folder: Path, json_out: Path | None) -> None:
-    """Check every row's invariants and audit text-only formatting shortcuts of a dataset folder."""
+@click.option(
+    "--lm-corpus",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Caption corpus of the blind n-gram LM (default: shipped CC3M validation counts).",
+)
+def validate_dataset_cmd(folder: Path, json_out: Path | None, lm_corpus: Path | None) -> None:
+    """Check every row's invariants and audit text-only shortcuts (formatting cues and blind
+    baselines: word frequency, an n-gram LM, the negation cue) of a dataset folder."""
+    from crepe_datasets.validation.blind import blind_audit, blind_lines
     from crepe_datasets.validation.invariants import check_rows, read_tables
     from crepe_datasets.validation.shortcuts import audit_rows
 
@@ -142,11 +183,14 @@ def validate_dataset_cmd(folder: Path, json_out: Path | None) -> None:
         click.echo(
             f"{config:<12} {audit.rows:>6} {audit.chance:>7.3f} {value:>9.3f}  {name} ({flag})"
         )
+    blind = blind_audit(hn, lm_corpus)
+    for line in blind_lines(blind.to_dict()):
+        click.echo(line)
     if json_out:
-        json_out.write_text(
-            json.dumps({"invariants": inv.to_dict(), "shortcuts": sc.to_dict()}, indent=2)
-        )
-    if not (inv.passed and sc.passed):
+        report = {"invariants": inv.to_dict(), "shortcuts": sc.to_dict()}
+        report["blind_baselines"] = blind.to_dict()
+        json_out.write_text(json.dumps(report, indent=2))
+    if not (inv.passed and sc.passed and blind.passed):
         raise click.ClickException(f"{folder} failed validation (see above)")
 
 
