@@ -1,23 +1,29 @@
 """Build crepe-productivity (SPEC §3) from Visual Genome scene graphs.
 
-Pipeline per chunk of images (streamed; one chunk in memory at a time):
+Pipeline per chunk of images (streamed; each chunk is one task of an engine — in-process, a
+local pool or Dask — and is kept on disk until the dataset is written, so an interrupted build
+resumes: :mod:`crepe_datasets.builders.productivity.chunks`):
 
-1. read ``scene_graphs.json`` (+ ``image_data.json`` for sizes and file names), lemmatise object
-   names (:func:`crepe_datasets.scenegraph.lexicon.normalize_object`), drop self-loops and repeated triples;
+1. read ``scene_graphs.json`` (+ ``image_data.json`` for sizes and file names), clean the text
+   (:mod:`crepe_datasets.builders.productivity.clean`: names lemmatised, function-word and verb
+   attributes dropped, predicates inflected, self-loops and repeated triples dropped);
 2. sample walks for n = 4..12, filter and deduplicate their regions, generate negative
    candidates (:mod:`crepe_datasets.builders.productivity.items`);
 3. write captions: the template for n = 4 and, without ``--llm``, for every n; with ``--llm``
    an LLM for n ≥ 5. Negatives are written by the same writer as their positive;
 4. drop negatives equal to another caption of the image, and (unless ``--no-nli``) negatives
-   the caption entails;
+   the caption entails; choose the negatives of each set so that text-only scorers are
+   balanced (:mod:`crepe_datasets.builders.productivity.refine`);
 5. rows into the configs of :mod:`crepe_datasets.builders.productivity.rows`; after the last chunk, the
    validators run and the dataset folder is written with its manifest and card.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import shutil
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -25,17 +31,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.builders.productivity.clean import clean_graph
-from crepe_datasets.builders.productivity.items import (
-    drop_entailed,
-    drop_other_captions,
-    render_items,
-    sample_items,
+from crepe_datasets.builders.engines.base import Engine, InProcessEngine
+from crepe_datasets.builders.productivity.chunks import (
+    chunk_path,
+    merge_drops,
+    read_chunk,
+    run_chunk,
+    worker_state,
 )
-from crepe_datasets.builders.productivity.refine import RefineStats, default_scorers, refine
+from crepe_datasets.builders.productivity.clean import clean_graph
+from crepe_datasets.builders.productivity.refine import RefineStats
 from crepe_datasets.builders.productivity.rows import (
     CONFIG_NAMES,
-    add_rows,
     config_infos,
     features,
     split_name,
@@ -45,9 +52,8 @@ from crepe_datasets.builders.productivity.spool import SpooledRows
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
-from crepe_datasets.generators.captions.template import TemplateCaptionWriter
 from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.provenance import DropLog, describe_input, write_json_atomic
 from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.scenegraph.version import __version__
 
@@ -97,40 +103,20 @@ def _vg_files(vg: str) -> tuple[Path, Path]:
     return graphs, images
 
 
-def _writers(s: ProductivitySettings) -> tuple[dict[str, Any], dict[str, str]]:
-    writers: dict[str, Any] = {"template": TemplateCaptionWriter()}
-    models: dict[str, str] = {"caption_writer": "template"}
-    if s.llm:
-        from crepe_datasets.generators.captions.llm import LLMCaptionWriter, parse_llm_spec
-
-        model = parse_llm_spec(s.llm)
-        cache = (
-            Path(s.llm_cache)
-            if s.llm_cache
-            else Path(s.out).resolve().parent / ".crepe_cache" / "llm"
-        )
-        writers["llm"] = LLMCaptionWriter(model, base_url=s.llm_base_url, cache_dir=cache)
-        models["caption_writer"] = (
-            f"template (n={s.min_n}) + llm {s.llm} at {s.llm_base_url or 'default URL'}"
-        )
-    return writers, models
-
-
-def _rankers(s: ProductivitySettings, models: dict[str, str]) -> tuple[Any, list[Any]]:
-    """The foil ranker (masked LM with ``--mlm``, else word frequency + n-gram LM) and the
-    blind scorers of the adversarial refinement (always the no-download ones)."""
-    from crepe_datasets.generators.filters.frequency_lm import FrequencyLMRanker
-
-    lm = FrequencyLMRanker(s.lm_corpus)
-    ranker: Any = lm
-    if s.mlm:
-        from crepe_datasets.generators.filters.plausibility import PlausibilityRanker
-
-        ranker = PlausibilityRanker(s.mlm)
-    models["foil_ranker"] = json.dumps(ranker.describe(), sort_keys=True)
-    if s.refine:
-        models["refinement_scorers"] = json.dumps(lm.describe(), sort_keys=True)
-    return ranker, default_scorers(lm)
+def _chunk_folder(s: ProductivitySettings, *inputs: Path) -> Path:
+    """The run's folder of finished chunks (``<out>/../.crepe_cache/productivity/<name>``);
+    chunks of other inputs or settings are removed, so a resumed build never mixes runs."""
+    folder = Path(s.out).resolve().parent / ".crepe_cache" / "productivity" / Path(s.out).name
+    key = {
+        "inputs": [describe_input(p).to_dict() for p in inputs],
+        "settings": {k: v for k, v in asdict(s).items() if k not in ("progress", "out")},
+    }
+    run = folder / "run.json"
+    if run.exists() and json.loads(run.read_text(encoding="utf-8")) != key:
+        shutil.rmtree(folder)
+    if not run.exists():
+        write_json_atomic(run, key)
+    return folder
 
 
 def _chunks(it: Iterator[Any], size: int) -> Iterator[list[Any]]:
@@ -182,15 +168,23 @@ def _card(s: ProductivitySettings, llm: bool) -> CardInfo:
     )
 
 
-def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
-    """Build the dataset folder; return it and its manifest."""
+def build_productivity(
+    s: ProductivitySettings, engine: Engine | None = None
+) -> tuple[Path, BuildManifest]:
+    """Build the dataset folder; return it and its manifest.
+
+    Args:
+        s: inputs and settings.
+        engine: runs the chunks (:mod:`crepe_datasets.builders.engines`; default in-process).
+            The dataset does not depend on the engine or its number of workers.
+    """
     from tqdm import tqdm
 
     from crepe_datasets.builders.images import ImageCropper
     from crepe_datasets.builders.writer import write_dataset
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
-    from crepe_datasets.validation.invariants import check_rows
     from crepe_datasets.validation.blind import blind_audit
+    from crepe_datasets.validation.invariants import check_rows
     from crepe_datasets.validation.shortcuts import audit_rows
 
     graphs_path, image_data_path = _vg_files(s.vg)
@@ -198,16 +192,9 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
         raise CrepeInputError(f"complexities must satisfy {MIN_N} <= min_n <= max_n <= {MAX_N}.")
     drops = DropLog()
     infos = read_image_data(image_data_path, drops)
-    writers, models = _writers(s)
-    entailed = None
-    if s.nli:
-        from crepe_datasets.generators.filters.entailment import EntailmentFilter
-
-        nli = EntailmentFilter(s.nli)
-        entailed, models["nli"] = nli.entailed, s.nli
-    ranker, scorers = _rankers(s, models)
+    state = worker_state(s)  # fails early on a bad --llm/--nli/--mlm; reused in-process
+    writers, models = state["writers"], dict(state["models"])
     refine_stats = RefineStats()
-    k = s.negatives_per_type
     complexities = list(range(s.min_n, s.max_n + 1))
     out_parent = Path(s.out).resolve().parent
     out_parent.mkdir(parents=True, exist_ok=True)
@@ -224,42 +211,38 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
     }
     generated: dict[str, Counter] = defaultdict(Counter)
     images = 0
+    chunk_dir = _chunk_folder(s, graphs_path, image_data_path)
+    settings = asdict(s)
 
-    def writer_for(n: int) -> str:
-        return "llm" if "llm" in writers and n > MIN_N else "template"
+    def tasks() -> Iterator[tuple]:
+        stream = iter_scene_graphs(graphs_path, drops, infos)
+        if s.limit is not None:
+            stream = itertools.islice(stream, s.limit)
+        for index, chunk in enumerate(_chunks(stream, s.chunk_images)):
+            if chunk_path(chunk_dir, index).exists():
+                yield (settings, index, None, str(chunk_dir))
+                continue
+            records = []
+            for g in chunk:
+                info = infos.get(str(g.image_id))
+                records.append((g.to_dict(), info.file_name if info else f"{g.image_id}.jpg"))
+            yield (settings, index, records, str(chunk_dir))
 
-    stream = iter_scene_graphs(graphs_path, drops, infos)
-    if s.limit is not None:
-        stream = itertools.islice(stream, s.limit)
     bar = tqdm(desc="productivity", unit="image", disable=not s.progress)
-    for chunk in _chunks(stream, s.chunk_images):
-        items = []
-        for g in chunk:
-            info = infos.get(str(g.image_id))
-            image_file = info.file_name if info else f"{g.image_id}.jpg"
-            g = prepare_graph(g, drops)
-            items += sample_items(
-                g,
-                image_file,
-                complexities,
-                s.seed,
-                s.walks,
-                k + s.spare_negatives,
-                writer_for,
-                drops,
-                ranker=ranker,
-            )
-        rendered = render_items(items, writers, drops)
-        drop_other_captions(rendered, drops)
-        if entailed is not None:
-            drop_entailed(rendered, entailed, drops)
-        if s.refine:
-            refine(rendered, scorers, k, refine_stats, drops=drops)
-        for r in rendered:
-            generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)
-        add_rows(tables, rendered, k, drops, s.min_negatives)
-        images += len(chunk)
-        bar.update(len(chunk))
+    with contextlib.nullcontext(engine) if engine else InProcessEngine() as eng:
+        models["engine"] = json.dumps(eng.describe(), sort_keys=True)
+        for path in eng.imap(run_chunk, tasks()):
+            result = read_chunk(path)
+            merge_drops(drops, result)
+            for config, splits in result["rows"].items():
+                for split, rows in splits.items():
+                    for row in rows:
+                        tables[config][split].append(row)
+            for split, counts in result["generated"].items():
+                generated[split].update(counts)
+            refine_stats.merge_dict(result["refine"])
+            images += result["images"]
+            bar.update(result["images"])
     bar.close()
 
     manifest = BuildManifest(
@@ -305,4 +288,5 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
         out = write_dataset(
             s.out, tables, manifest, features=features(cropper is not None), images=cropper
         )
+    shutil.rmtree(chunk_dir, ignore_errors=True)  # the dataset is written: nothing to resume
     return out, manifest

@@ -54,6 +54,10 @@ class RefineStats:
         for t, c in other.counts.items():
             self.counts[t].update(c)
 
+    def merge_dict(self, data: dict[str, dict[str, int]]) -> None:
+        for t, c in data.items():
+            self.counts[t].update(c)
+
     def to_dict(self) -> dict[str, dict[str, int]]:
         return {t: dict(sorted(c.items())) for t, c in sorted(self.counts.items())}
 

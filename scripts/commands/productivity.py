@@ -65,6 +65,22 @@ from crepe_datasets.scenegraph.errors import CrepeInputError
     help="Keep a retrieval set with at least this many negatives per type (5: fixed size).",
 )
 @click.option("--limit", type=int, default=None, help="Read only the first N images.")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option(
+    "--workers",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Worker processes (local pool or Dask LocalCluster); the dataset does not depend on it.",
+)
+@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
+@click.option(
+    "--chunk-images",
+    type=click.IntRange(1),
+    default=64,
+    show_default=True,
+    help="Images per engine task (finished chunks are kept until the dataset is written).",
+)
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 def build_productivity_cmd(
@@ -81,6 +97,10 @@ def build_productivity_cmd(
     walks: int,
     min_negatives: int,
     limit: int | None,
+    engine: str,
+    workers: int,
+    scheduler: str | None,
+    chunk_images: int,
     out: Path,
     seed: int,
 ) -> None:
@@ -95,6 +115,10 @@ def build_productivity_cmd(
         )
     if llm_base_url and not llm:
         raise CrepeInputError("--llm-base-url needs --llm openai:MODEL.")
+    if scheduler and engine != "dask":
+        raise CrepeInputError("--scheduler needs --engine dask.")
+    from crepe_datasets.builders.engines import make_engine
+
     started = time.time()
     settings = ProductivitySettings(
         vg=str(vg),
@@ -111,8 +135,10 @@ def build_productivity_cmd(
         walks=walks,
         min_negatives=min_negatives,
         limit=limit,
+        chunk_images=chunk_images,
     )
-    folder, manifest = build_productivity(settings)
+    with make_engine(engine, workers, scheduler) as eng:
+        folder, manifest = build_productivity(settings, eng)
     s = manifest.summary
     click.echo(
         f"\nBuilt {folder} in {time.time() - started:.1f} s ({s['images_read']:,} images, {s['captions']})."
