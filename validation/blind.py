@@ -17,7 +17,9 @@ baseline without information scores chance exactly (expected R@1, as in
   to negation sets, not a defect.
 
 A config *passes* when every counted baseline, in both directions, is at most chance + 0.05 in
-every split. :data:`TARGETS` are the configs whose verdict sets the audit's ``passed``.
+every split of at least :data:`MIN_ROWS` rows (smaller splits are reported, not judged: one row
+moves their R@1 by more than the margin). :data:`TARGETS` are the configs whose verdict sets
+the audit's ``passed``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from crepe_datasets.validation.shortcuts import FEATURES, MARGIN
 
 HELD_OUT_COUNTS = Path(__file__).resolve().parent / "data" / "ngrams_cc3m_validation.json.gz"
 TARGETS = ("hn_atom", "hn_swap")
+MIN_ROWS = 20
 NEGATION_CONFIGS = ("hn_negate", "hn_all")
 _NEGATION = re.compile(r"\b(no|not|never|nothing|none|nobody|without|n't)\b", re.IGNORECASE)
 
@@ -81,7 +84,7 @@ class BlindResult:
         if not values:
             return "none", 0.0, True
         name, value = max(values.items(), key=lambda kv: (kv[1], kv[0]))
-        return name, value, value <= self.chance + MARGIN + 1e-9
+        return name, value, value <= self.chance + MARGIN + 1e-9 or self.rows < MIN_ROWS
 
     def to_dict(self, counted: Iterable[str]) -> dict[str, Any]:
         name, value, ok = self.verdict(counted)
@@ -92,6 +95,7 @@ class BlindResult:
             "best_baseline": name,
             "best_r1": round(value, 4),
             "passed": ok,
+            "judged": self.rows >= MIN_ROWS,
         }
 
 
@@ -230,6 +234,7 @@ def blind_lines(report: Mapping[str, Any]) -> list[str]:
         for split, r in [("all", data["all"]), *data["splits"].items()]:
             cells = " ".join(f"{r['baselines'].get(key, float('nan')):>8.3f}" for key, _ in COLUMNS)
             flag = "" if r["passed"] else "  above target" if config in TARGETS else "  (cue)"
+            flag = flag if r.get("judged", True) else "  (too few rows to judge)"
             lines.append(
                 f"{config:<10} {split:<14} {r['rows']:>5} {r['chance']:>6.3f} {cells}{flag}"
             )

@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from crepe_datasets.validation.blind import (  # noqa: E402
     COLUMNS,
+    MIN_ROWS,
     TARGETS,
     BlindAuditor,
     BlindResult,
@@ -67,7 +68,10 @@ def _row(label: str, n: str, r: BlindResult, config: str) -> tuple[str, bool]:
     summary = r.summary()
     ok = r.verdict(counted_baselines(config))[2]
     cells = " ".join(f"{summary.get(key, float('nan')):>8.3f}" for key, _ in COLUMNS)
-    return f"{label:<8} {n:>4} {r.rows:>6} {r.chance:>6.3f} {cells}  {'ok' if ok else '>'}", ok
+    mark = "ok" if ok else ">"
+    if r.rows < MIN_ROWS:
+        mark += f" (< {MIN_ROWS} rows)"
+    return f"{label:<8} {n:>4} {r.rows:>6} {r.chance:>6.3f} {cells}  {mark}", ok
 
 
 def table(title: str, sets: dict[str, dict[int, list[list[str]]]], auditor: BlindAuditor) -> bool:

@@ -32,7 +32,7 @@ def test_rare_word_negatives_are_caught():
 def test_negation_cue_counts_only_outside_negation_sets():
     rows = [
         {"caption": "dog on grass", "hard_negatives": ["there is no dog on grass"]}
-        for _ in range(10)
+        for _ in range(20)
     ]
     report = blind_audit({"hn_negate": {"complexity_4": rows}, "hn_atom": {"complexity_4": rows}})
     data = report.to_dict()
@@ -53,3 +53,11 @@ def test_splits_in_numeric_order():
         "complexity_10",
         "complexity_12",
     ]
+
+
+def test_small_splits_are_reported_not_judged():
+    rows = [{"caption": "black car", "hard_negatives": ["black tetrode"]}] * 5
+    data = blind_audit({"hn_atom": {"complexity_4": rows}}).to_dict()
+    split = data["configs"]["hn_atom"]["splits"]["complexity_4"]
+    assert split["best_r1"] == 1.0 and not split["judged"] and split["passed"]
+    assert any("too few rows" in line for line in blind_lines(data))
