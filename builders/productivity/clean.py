@@ -24,7 +24,8 @@ Relationships:
 
 * repairs ``predicate_transliterated``, ``predicate_repeated_word``, ``predicate_inflected``
   ("hold" → "holds");
-* drops ``predicate_empty``, ``self_loop_relationship``, ``repeated_relationship`` (the same
+* drops ``predicate_empty``, ``predicate_article`` (a predicate that is only "a"/"the"),
+  ``self_loop_relationship``, ``repeated_relationship`` (the same
   triple after cleaning). Cycles (a → b → a) are kept: they are valid scene graphs.
 """
 
@@ -118,6 +119,9 @@ def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
         predicate = clean_phrase(r.predicate, "predicate", drops, articles=False)
         if not predicate:
             drops.drop(STAGE, "predicate_empty", where)
+            continue
+        if ARTICLES.issuperset(predicate.split()):
+            drops.drop(STAGE, "predicate_article", f"{where}: {r.predicate!r}")
             continue
         inflected = inflect_predicate(predicate)
         if inflected != predicate:
