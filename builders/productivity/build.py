@@ -289,4 +289,7 @@ def build_productivity(
             s.out, tables, manifest, features=features(cropper is not None), images=cropper
         )
     shutil.rmtree(chunk_dir, ignore_errors=True)  # the dataset is written: nothing to resume
+    for parent in (chunk_dir.parent, chunk_dir.parent.parent):  # and no empty cache folders
+        with contextlib.suppress(OSError):
+            parent.rmdir()
     return out, manifest

@@ -35,7 +35,7 @@ def test_pool_of_two_workers_builds_the_same_bytes(tmp_path):
         two, manifest = build_productivity(_settings(vg, tmp_path / "two"), engine)
     assert _parquet(one) == _parquet(two) and _parquet(one)
     assert '"workers": 2' in manifest.models["engine"]
-    assert not (tmp_path / ".crepe_cache" / "productivity" / "two").exists()  # cleaned up
+    assert not (tmp_path / ".crepe_cache").exists()  # chunks and empty cache folders removed
 
 
 def test_interrupted_build_resumes_from_finished_chunks(tmp_path, monkeypatch):
