@@ -1,4 +1,5 @@
-"""``crepe validate dataset`` as a function: files against the manifest, row invariants, audits.
+"""``crepe validate dataset`` as a function: files against the manifest, row invariants, audits
+(formatting shortcuts and blind text-only baselines).
 
 Used by the command and by ``crepe publish``, which refuses to upload a folder that fails.
 """
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crepe_datasets.validation.blind import BlindReport, blind_audit
 from crepe_datasets.validation.files import FileReport, check_files
 from crepe_datasets.validation.invariants import InvariantReport, check_rows, read_tables
 from crepe_datasets.validation.shortcuts import ShortcutReport, audit_rows
@@ -16,12 +18,13 @@ from crepe_datasets.validation.shortcuts import ShortcutReport, audit_rows
 
 @dataclass
 class DatasetValidation:
-    """The three reports; the row checks run only when the files match the manifest."""
+    """The four reports; the row checks run only when the files match the manifest."""
 
     folder: Path
     files: FileReport
     invariants: InvariantReport | None = None
     shortcuts: ShortcutReport | None = None
+    blind: BlindReport | None = None
 
     @property
     def passed(self) -> bool:
@@ -31,6 +34,7 @@ class DatasetValidation:
             and self.invariants.passed
             and self.shortcuts is not None
             and self.shortcuts.passed
+            and (self.blind is None or self.blind.passed)
         )
 
     def failures(self) -> list[str]:
@@ -47,6 +51,12 @@ class DatasetValidation:
                 for c, a in sorted(self.shortcuts.configs.items())
                 if not a.passed
             ]
+        if self.blind is not None and not self.blind.passed:
+            out += [
+                f"blind baselines: {c} above chance + margin"
+                for c in self.blind.configs
+                if not self.blind.passed_config(c)
+            ]
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -55,11 +65,16 @@ class DatasetValidation:
             "files": self.files.to_dict(),
             "invariants": self.invariants.to_dict() if self.invariants else None,
             "shortcuts": self.shortcuts.to_dict() if self.shortcuts else None,
+            "blind_baselines": self.blind.to_dict() if self.blind else None,
         }
 
 
-def validate_dataset(folder: str | Path) -> DatasetValidation:
+def validate_dataset(folder: str | Path, lm_corpus: str | Path | None = None) -> DatasetValidation:
     """Validate a dataset folder written by any builder of the toolkit.
+
+    Args:
+        folder: the dataset folder.
+        lm_corpus: caption corpus of the blind n-gram LM (default: the shipped counts).
 
     Raises:
         CrepeInputError: when ``folder`` is not a dataset folder (no readable manifest).
@@ -80,4 +95,5 @@ def validate_dataset(folder: str | Path) -> DatasetValidation:
         )
     }
     result.shortcuts = audit_rows(with_negatives)
+    result.blind = blind_audit(with_negatives, lm_corpus)
     return result

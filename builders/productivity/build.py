@@ -1,22 +1,29 @@
 """Build crepe-productivity (SPEC §3) from Visual Genome scene graphs.
 
-Pipeline per chunk of images (streamed; one chunk in memory at a time):
+Pipeline per chunk of images (streamed; each chunk is one task of an engine — in-process, a
+local pool or Dask — and is kept on disk until the dataset is written, so an interrupted build
+resumes: :mod:`crepe_datasets.builders.productivity.chunks`):
 
-1. read ``scene_graphs.json`` (+ ``image_data.json`` for sizes and file names), lemmatise object
-   names (:func:`crepe_datasets.scenegraph.lexicon.normalize_object`), drop self-loops and repeated triples;
+1. read ``scene_graphs.json`` (+ ``image_data.json`` for sizes and file names), clean the text
+   (:mod:`crepe_datasets.builders.productivity.clean`: names lemmatised, function-word and verb
+   attributes dropped, predicates inflected, self-loops and repeated triples dropped);
 2. sample walks for n = 4..12, filter and deduplicate their regions, generate negative
    candidates (:mod:`crepe_datasets.builders.productivity.items`);
 3. write captions: the template for n = 4 and, without ``--llm``, for every n; with ``--llm``
    an LLM for n ≥ 5. Negatives are written by the same writer as their positive;
 4. drop negatives equal to another caption of the image, and (unless ``--no-nli``) negatives
-   the caption entails;
+   the caption entails; choose the negatives of each set so that text-only scorers are
+   balanced (:mod:`crepe_datasets.builders.productivity.refine`);
 5. rows into the configs of :mod:`crepe_datasets.builders.productivity.rows`; after the last chunk, the
    validators run and the dataset folder is written with its manifest and card.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
+import shutil
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -24,15 +31,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.builders.productivity.items import (
-    drop_entailed,
-    drop_other_captions,
-    render_items,
-    sample_items,
+from crepe_datasets.builders.engines.base import Engine, InProcessEngine
+from crepe_datasets.builders.productivity.chunks import (
+    chunk_path,
+    merge_drops,
+    read_chunk,
+    run_chunk,
+    worker_state,
 )
+from crepe_datasets.builders.productivity.clean import clean_graph
+from crepe_datasets.builders.productivity.refine import RefineStats
 from crepe_datasets.builders.productivity.rows import (
     CONFIG_NAMES,
-    add_rows,
     config_infos,
     features,
     split_name,
@@ -42,12 +52,10 @@ from crepe_datasets.builders.productivity.spool import SpooledRows
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
-from crepe_datasets.generators.captions.template import TemplateCaptionWriter
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.leftovers import SPOOL_PREFIX, clean_stale, owner_tag
-from crepe_datasets.scenegraph.lexicon import normalize_object
-from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.provenance import DropLog, describe_input, write_json_atomic
+from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.scenegraph.version import __version__
 from crepe_datasets.scenegraph.vg.folder import vg_files
 
@@ -64,10 +72,13 @@ class ProductivitySettings:
     llm_base_url: str | None = None
     llm_cache: str | None = None
     nli: str | None = None
+    mlm: str | None = None
+    lm_corpus: str | None = None
+    refine: bool = True
     walks: int = DEFAULT_WALKS
     negatives_per_type: int = 5
     min_negatives: int = 5
-    spare_negatives: int = 3
+    spare_negatives: int = 7
     min_n: int = MIN_N
     max_n: int = MAX_N
     limit: int | None = None
@@ -78,22 +89,10 @@ class ProductivitySettings:
 
 
 def prepare_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
-    """Object names lemmatised; self-loops and repeated (subject, predicate, object) removed."""
-    objects = [
-        SGObject(o.id, normalize_object(o.name), o.attributes, o.box, o.synset) for o in g.objects
-    ]
-    rels: list[Relationship] = []
-    seen: set[tuple[int, str, int]] = set()
-    for r in g.relationships:
-        key = (r.subject, r.predicate, r.object)
-        if r.subject == r.object:
-            drops.drop("productivity_graph", "self_loop_relationship", f"image {g.image_id}")
-        elif key in seen:
-            drops.drop("productivity_graph", "repeated_relationship", f"image {g.image_id}")
-        else:
-            seen.add(key)
-            rels.append(r)
-    return SceneGraph(objects, rels, g.image_id, g.width, g.height)
+    """Clean text (:func:`crepe_datasets.builders.productivity.clean.clean_graph`): object names
+    lemmatised and cleaned, attributes and predicates cleaned, self-loops and repeated triples
+    removed; every change counted under stage ``productivity_clean``."""
+    return clean_graph(g, drops)
 
 
 def _vg_files(vg: str) -> tuple[Path, Path]:
@@ -101,23 +100,20 @@ def _vg_files(vg: str) -> tuple[Path, Path]:
     return graphs, images
 
 
-def _writers(s: ProductivitySettings) -> tuple[dict[str, Any], dict[str, str]]:
-    writers: dict[str, Any] = {"template": TemplateCaptionWriter()}
-    models: dict[str, str] = {"caption_writer": "template"}
-    if s.llm:
-        from crepe_datasets.generators.captions.llm import LLMCaptionWriter, parse_llm_spec
-
-        model = parse_llm_spec(s.llm)
-        cache = (
-            Path(s.llm_cache)
-            if s.llm_cache
-            else Path(s.out).resolve().parent / ".crepe_cache" / "llm"
-        )
-        writers["llm"] = LLMCaptionWriter(model, base_url=s.llm_base_url, cache_dir=cache)
-        models["caption_writer"] = (
-            f"template (n={s.min_n}) + llm {s.llm} at {s.llm_base_url or 'default URL'}"
-        )
-    return writers, models
+def _chunk_folder(s: ProductivitySettings, *inputs: Path) -> Path:
+    """The run's folder of finished chunks (``<out>/../.crepe_cache/productivity/<name>``);
+    chunks of other inputs or settings are removed, so a resumed build never mixes runs."""
+    folder = Path(s.out).resolve().parent / ".crepe_cache" / "productivity" / Path(s.out).name
+    key = {
+        "inputs": [describe_input(p).to_dict() for p in inputs],
+        "settings": {k: v for k, v in asdict(s).items() if k not in ("progress", "out")},
+    }
+    run = folder / "run.json"
+    if run.exists() and json.loads(run.read_text(encoding="utf-8")) != key:
+        shutil.rmtree(folder)
+    if not run.exists():
+        write_json_atomic(run, key)
+    return folder
 
 
 def _chunks(it: Iterator[Any], size: int) -> Iterator[list[Any]]:
@@ -151,8 +147,15 @@ def _card(s: ProductivitySettings, llm: bool) -> CardInfo:
         limitations=(
             "Visual Genome annotations are incomplete: a negative may be true of the image when the "
             "truth is not annotated (checks against the full image graph cannot see it).",
-            "HN-ATOM foils are ranked by WordNet sense frequency, not by a masked language model.",
-            "Template captions are not fluent English; they test the atoms, not the style.",
+            "HN-ATOM foils are WordNet antonyms and co-hyponyms ordered by plausibility in context "
+            + (
+                f"(masked LM `{s.mlm}`)"
+                if s.mlm
+                else "(word frequency + a word-bigram LM of COCO captions, no masked LM)"
+            )
+            + "; negatives are chosen so that these text-only scorers prefer the positive no "
+            "more often than chance (see the blind-baseline audit below).",
+            "Template captions are plain, list-like English; they test the atoms, not the style.",
         ),
         citations=(citations.CREPE,),
         how_built=f"Random walks over each image's scene graph (seed {s.seed}, {s.walks} walks per image and n), "
@@ -162,13 +165,22 @@ def _card(s: ProductivitySettings, llm: bool) -> CardInfo:
     )
 
 
-def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
-    """Build the dataset folder; return it and its manifest."""
+def build_productivity(
+    s: ProductivitySettings, engine: Engine | None = None
+) -> tuple[Path, BuildManifest]:
+    """Build the dataset folder; return it and its manifest.
+
+    Args:
+        s: inputs and settings.
+        engine: runs the chunks (:mod:`crepe_datasets.builders.engines`; default in-process).
+            The dataset does not depend on the engine or its number of workers.
+    """
     from tqdm import tqdm
 
     from crepe_datasets.builders.images import ImageCropper
     from crepe_datasets.builders.writer import write_dataset
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
+    from crepe_datasets.validation.blind import blind_audit
     from crepe_datasets.validation.invariants import check_rows
     from crepe_datasets.validation.shortcuts import audit_rows
 
@@ -177,14 +189,9 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
         raise CrepeInputError(f"complexities must satisfy {MIN_N} <= min_n <= max_n <= {MAX_N}.")
     drops = DropLog()
     infos = read_image_data(image_data_path, drops)
-    writers, models = _writers(s)
-    entailed = None
-    if s.nli:
-        from crepe_datasets.generators.filters.entailment import EntailmentFilter
-
-        nli = EntailmentFilter(s.nli)
-        entailed, models["nli"] = nli.entailed, s.nli
-    k = s.negatives_per_type
+    state = worker_state(s)  # fails early on a bad --llm/--nli/--mlm; reused in-process
+    writers, models = state["writers"], dict(state["models"])
+    refine_stats = RefineStats()
     complexities = list(range(s.min_n, s.max_n + 1))
     out_parent = Path(s.out).resolve().parent
     out_parent.mkdir(parents=True, exist_ok=True)
@@ -202,39 +209,38 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
     }
     generated: dict[str, Counter] = defaultdict(Counter)
     images = 0
+    chunk_dir = _chunk_folder(s, graphs_path, image_data_path)
+    settings = asdict(s)
 
-    def writer_for(n: int) -> str:
-        return "llm" if "llm" in writers and n > MIN_N else "template"
+    def tasks() -> Iterator[tuple]:
+        stream = iter_scene_graphs(graphs_path, drops, infos)
+        if s.limit is not None:
+            stream = itertools.islice(stream, s.limit)
+        for index, chunk in enumerate(_chunks(stream, s.chunk_images)):
+            if chunk_path(chunk_dir, index).exists():
+                yield (settings, index, None, str(chunk_dir))
+                continue
+            records = []
+            for g in chunk:
+                info = infos.get(str(g.image_id))
+                records.append((g.to_dict(), info.file_name if info else f"{g.image_id}.jpg"))
+            yield (settings, index, records, str(chunk_dir))
 
-    stream = iter_scene_graphs(graphs_path, drops, infos)
-    if s.limit is not None:
-        stream = itertools.islice(stream, s.limit)
     bar = tqdm(desc="productivity", unit="image", disable=not s.progress)
-    for chunk in _chunks(stream, s.chunk_images):
-        items = []
-        for g in chunk:
-            info = infos.get(str(g.image_id))
-            image_file = info.file_name if info else f"{g.image_id}.jpg"
-            g = prepare_graph(g, drops)
-            items += sample_items(
-                g,
-                image_file,
-                complexities,
-                s.seed,
-                s.walks,
-                k + s.spare_negatives,
-                writer_for,
-                drops,
-            )
-        rendered = render_items(items, writers, drops)
-        drop_other_captions(rendered, drops)
-        if entailed is not None:
-            drop_entailed(rendered, entailed, drops)
-        for r in rendered:
-            generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)
-        add_rows(tables, rendered, k, drops, s.min_negatives)
-        images += len(chunk)
-        bar.update(len(chunk))
+    with contextlib.nullcontext(engine) if engine else InProcessEngine() as eng:
+        models["engine"] = json.dumps(eng.describe(), sort_keys=True)
+        for path in eng.imap(run_chunk, tasks()):
+            result = read_chunk(path)
+            merge_drops(drops, result)
+            for config, splits in result["rows"].items():
+                for split, rows in splits.items():
+                    for row in rows:
+                        tables[config][split].append(row)
+            for split, counts in result["generated"].items():
+                generated[split].update(counts)
+            refine_stats.merge_dict(result["refine"])
+            images += result["images"]
+            bar.update(result["images"])
     bar.close()
 
     manifest = BuildManifest(
@@ -266,12 +272,14 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
             c: sum(len(r) for r in splits.values()) for c, splits in tables.items()
         },
         "drops_total": drops.total(),
+        "adversarial_refinement": refine_stats.to_dict() if s.refine else "off (--no-refine)",
     }
     if "llm" in writers:
         manifest.summary["llm_usage"] = writers["llm"].usage
     manifest.validation = {
         "invariants": check_rows(tables).to_dict(),
         "shortcuts": audit_rows({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
+        "blind_baselines": blind_audit({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
     }
     cropper = ImageCropper(s.images, manifest.drops) if s.images else None
     with scratch:
@@ -283,4 +291,8 @@ def build_productivity(s: ProductivitySettings) -> tuple[Path, BuildManifest]:
             images=cropper,
             allow_failed_checks=s.allow_failed_checks,
         )
+    shutil.rmtree(chunk_dir, ignore_errors=True)  # the dataset is written: nothing to resume
+    for parent in (chunk_dir.parent, chunk_dir.parent.parent):  # and no empty cache folders
+        with contextlib.suppress(OSError):
+            parent.rmdir()
     return out, manifest

@@ -9,7 +9,9 @@ Stages and their drop reasons (every rejected walk or negative is counted):
 * ``productivity_negative_checks``: candidates rejected by the generators' checks against the
   full image graph (e.g. ``swap_true_in_image_graph``, ``atom_attribute_foil_already_holds``,
   ``negate_relationship_pair_has_other_predicate``); see :mod:`crepe_datasets.generators.negatives`.
-* ``productivity_negatives``: ``<type>_caption_rejected:<reason>``, ``<type>_same_text_as_caption``,
+* ``productivity_negatives``: ``<type>_caption_rejected:<reason>`` (the writer's reason, e.g.
+  ``repeated_word``), ``<type>_broken_text:<reason>`` (any writer's text failing
+  :func:`crepe_datasets.generators.captions.phrases.broken_reason`), ``<type>_same_text_as_caption``,
   ``<type>_duplicate_text``, ``<type>_equals_other_caption_of_image``,
   ``<type>_entailed_by_caption`` (NLI).
 
@@ -22,6 +24,7 @@ import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from crepe_datasets.builders.productivity.regions import (
     PatchDeduplicator,
@@ -36,6 +39,7 @@ from crepe_datasets.generators.captions import (
     negate_caption_text,
     write_texts,
 )
+from crepe_datasets.generators.captions.phrases import broken_reason
 from crepe_datasets.generators.negatives import NEGATIVE_TYPES, NegativeCandidate, compact_json
 from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.graphs import GraphIndex
@@ -45,6 +49,7 @@ from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph
 
 NEG_STAGE = "productivity_negatives"
+NEGATE_CANDIDATES = 8  # HN-NEG is not refined: k plus a few spares for dropped texts
 
 
 @dataclass
@@ -86,8 +91,12 @@ def sample_items(
     writer_for: Callable[[int], str],
     drops: DropLog,
     region_filter: RegionFilter | None = None,
+    ranker: Any = None,
 ) -> list[Item]:
-    """Walks for every n, filtered and deduplicated, each with its negative candidates."""
+    """Walks for every n, filtered and deduplicated, each with its negative candidates.
+
+    ``ranker`` (``rank(sentences) -> scores``) orders HN-ATOM foils by plausibility in context.
+    """
     rf = region_filter or RegionFilter()
     index = GraphIndex(g)
     dedup = PatchDeduplicator()
@@ -109,12 +118,14 @@ def sample_items(
             item = Item(str(g.image_id), image_file, n, k, result.graph, region, writer_for(n))  # type: ignore[arg-type]
             rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
             sub = result.graph
-            item.candidates += atom_negatives(sub, index, rngs["atom"], candidates_per_type, drops)
+            item.candidates += atom_negatives(
+                sub, index, rngs["atom"], candidates_per_type, drops, ranker
+            )
             item.candidates += swap_negatives(
                 sub, index, rngs["swap"], candidates_per_type, n, drops
             )
             item.candidates += negate_negatives(
-                sub, index, rngs["negate"], candidates_per_type, drops
+                sub, index, rngs["negate"], min(candidates_per_type, NEGATE_CANDIDATES), drops
             )
             items.append(item)
     return items
@@ -134,6 +145,8 @@ def render_items(
         stream = texts[item.writer]
         caption, reason = next(stream)
         rendered = [(c, None if c.caption_level else next(stream)) for c in item.candidates]
+        if caption is not None and (broken := broken_reason(caption)) is not None:
+            caption, reason = None, broken
         if caption is None:
             drops.drop(
                 "productivity_caption", reason or "rejected", f"image {item.image_id} n={item.n}"
@@ -152,7 +165,9 @@ def render_items(
                     )
                     continue
             text = match_format(text, caption)
-            if text == caption:
+            if (broken := broken_reason(text)) is not None:
+                drops.drop(NEG_STAGE, f"{cand.type}_broken_text:{broken}", text)
+            elif text == caption:
                 drops.drop(NEG_STAGE, f"{cand.type}_same_text_as_caption", text)
             elif text in seen:
                 drops.drop(NEG_STAGE, f"{cand.type}_duplicate_text", text)

@@ -10,9 +10,19 @@ Rules (the paper gives one example; the rest is written down here):
   a chain). An object is written in full at its first mention and as "the NAME" later.
   Clauses of one part are joined with ", ".
 * **Disconnected parts** are appended with "and a …" / "and an …" (an object without
-  relationships is its own part): "tall boy on green grass and a red car".
+  relationships is its own part): "tall boy on green grass and a red car". The article is
+  chosen by sound (:func:`crepe_datasets.generators.captions.phrases.indefinite_article`).
+* **Repeated names**: a second object with a name already mentioned is introduced as
+  "another NAME" ("chair near another chair"); when two objects of that name have been
+  introduced, later mentions are "the first NAME" and "the other NAME" (three or more: "the
+  second NAME", "the third NAME", …).
+* **Rejected texts**: a caption failing
+  :func:`crepe_datasets.generators.captions.phrases.broken_reason` (a repeated word, a
+  doubled or wrong article) is rejected with that reason, never emitted.
 * **Negated atoms** (text starting with "not "): an attribute becomes "NAME that is not A"
-  ("vase that is not yellow"); a relationship is written as is ("boy not on grass"); an object
+  ("vase that is not yellow"); a relationship is written as is ("boy not on grass"), except
+  that a verb in the third person takes "does not" ("man does not hold cup") and "is"/"are"
+  take "not" after them ("people are not on grass"); an object
   becomes "thing that is not a NAME" (later mentions: "that thing").
 * Output is lower case (names as given), single-spaced, with no final period — the same house
   style as the LLM writer's cleaned captions.
@@ -29,6 +39,8 @@ from __future__ import annotations
 
 from crepe_datasets.generators.captions import NEGATION_PREFIX, WrittenCaption, is_negated
 from crepe_datasets.generators.captions.coverage import missing_atoms
+from crepe_datasets.generators.captions.phrases import broken_reason, indefinite_article
+from crepe_datasets.scenegraph.lexicon import lemmatize_verb
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 
@@ -40,12 +52,15 @@ def join_and(items: list[str]) -> str:
 
 
 def article(word: str) -> str:
-    """ "a" or "an" by the first letter (a spelling rule, not a pronunciation one)."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
+    """ "a" or "an" before ``word``, by its sound."""
+    return indefinite_article(word)
 
 
-def noun_phrase(obj: SGObject) -> str:
-    """First mention of an object: attributes, name, negations."""
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def noun_phrase(obj: SGObject, another: bool = False) -> str:
+    """First mention of an object: attributes, name, negations ("another …" for a repeat)."""
     positive = [a for a in obj.attributes if not is_negated(a)]
     negative = [a for a in obj.attributes if is_negated(a)]
     adjectives = join_and(positive)
@@ -57,12 +72,53 @@ def noun_phrase(obj: SGObject) -> str:
     phrase = f"{adjectives} {head}" if adjectives else head
     if negative:
         phrase += " that is " + join_and(negative)
-    return phrase
+    return f"another {phrase}" if another else phrase
 
 
-def later_mention(obj: SGObject) -> str:
-    """Second and later mentions of an object."""
-    return "that thing" if is_negated(obj.name) else f"the {obj.name}"
+def later_mention(obj: SGObject, rank: int = 0, introduced: int = 1) -> str:
+    """Second and later mentions of an object (``rank`` among ``introduced`` same-named ones)."""
+    if is_negated(obj.name):
+        return "that thing"
+    if introduced <= 1:
+        return f"the {obj.name}"
+    if introduced == 2 and rank == 1:
+        return f"the other {obj.name}"
+    ordinal = ORDINALS[rank] if rank < len(ORDINALS) else f"{rank + 1}th"
+    return f"the {ordinal} {obj.name}"
+
+
+_BE = frozenset({"is", "are", "was", "were", "can", "will"})
+
+
+def predicate_text(predicate: str) -> str:
+    """A predicate as written; a negated one placed as English does ("is not in", "does not
+    hold" for "not holds", "not parked on" stays)."""
+    if not is_negated(predicate):
+        return predicate
+    body = predicate[len(NEGATION_PREFIX) :]
+    first, _, rest = body.partition(" ")
+    if first in _BE:
+        return " ".join(x for x in (first, "not", rest) if x)
+    lemma = lemmatize_verb(first)
+    if first.endswith("s") and lemma != first and not first.endswith("ss"):
+        return " ".join(x for x in ("does not", lemma, rest) if x)
+    return predicate
+
+
+class _Mentions:
+    """Who has been mentioned, and each object's rank among objects of the same name."""
+
+    def __init__(self) -> None:
+        self.rank: dict[int, int] = {}
+        self.introduced: dict[str, int] = {}
+
+    def mention(self, obj: SGObject) -> str:
+        if obj.id in self.rank:
+            return later_mention(obj, self.rank[obj.id], self.introduced[obj.name])
+        rank = self.introduced.get(obj.name, 0)
+        self.rank[obj.id] = rank
+        self.introduced[obj.name] = rank + 1
+        return noun_phrase(obj, another=rank > 0 and not is_negated(obj.name))
 
 
 def _order_clauses(rels: list[Relationship]) -> list[Relationship]:
@@ -78,20 +134,18 @@ def _order_clauses(rels: list[Relationship]) -> list[Relationship]:
     return ordered
 
 
-def _part_text(ids: list[int], graph: SceneGraph, by_id: dict[int, SGObject]) -> str:
+def _part_text(
+    ids: list[int], graph: SceneGraph, by_id: dict[int, SGObject], mentions: _Mentions
+) -> str:
     members = set(ids)
     rels = [r for r in graph.relationships if r.subject in members and r.object in members]
     if not rels:
-        return noun_phrase(by_id[ids[0]])
-    mentioned: set[int] = set()
+        return mentions.mention(by_id[ids[0]])
     clauses = []
     for rel in _order_clauses(rels):
-        words = []
-        for oid in (rel.subject, rel.object):
-            obj = by_id[oid]
-            words.append(later_mention(obj) if oid in mentioned else noun_phrase(obj))
-            mentioned.add(oid)
-        clauses.append(f"{words[0]} {rel.predicate} {words[1]}")
+        subject = mentions.mention(by_id[rel.subject])
+        predicate = predicate_text(rel.predicate)
+        clauses.append(f"{subject} {predicate} {mentions.mention(by_id[rel.object])}")
     return ", ".join(clauses)
 
 
@@ -100,20 +154,20 @@ def template_caption(graph: SceneGraph) -> str:
     by_id = graph.object_by_id()
     order = {o.id: i for i, o in enumerate(graph.objects)}
     parts = sorted(graph.components(), key=lambda comp: min(order[i] for i in comp))
+    mentions = _Mentions()
     texts = []
     for ids in parts:
         ids = sorted(ids, key=order.__getitem__)
-        text = _part_text(ids, graph, by_id)
-        texts.append(text if not texts else f"{article(text)} {text}")
+        text = _part_text(ids, graph, by_id, mentions)
+        if texts and not text.startswith("another "):
+            text = f"{article(text)} {text}"
+        texts.append(text)
     return " and ".join(texts)
 
 
 class TemplateCaptionWriter:
-    """Writes template captions; rejects (reason ``missing_atom``) any that omit an atom.
-
-    With the template a rejection can only come from an atom whose words the coverage check
-    cannot find (e.g. a name made only of punctuation), so it is rare but counted.
-    """
+    """Writes template captions; rejects any that omit an atom (``missing_atom``) or that read
+    as broken English (:func:`crepe_datasets.generators.captions.phrases.broken_reason`)."""
 
     name = "template"
 
@@ -128,6 +182,8 @@ class TemplateCaptionWriter:
                 out.append(WrittenCaption(None, "empty_caption"))
             elif missing_atoms(text, graph):
                 out.append(WrittenCaption(None, "missing_atom"))
+            elif (reason := broken_reason(text)) is not None:
+                out.append(WrittenCaption(None, reason))
             else:
                 out.append(WrittenCaption(text))
         return out

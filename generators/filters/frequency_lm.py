@@ -1,67 +1,218 @@
-"""A plausibility ranker that needs no download: mean word frequency (``wordfreq``).
+"""Plausibility without a download: word frequency + a word-bigram language model.
 
-This is the default foil ranker of the builders when no masked language model is given
-(``--mlm``). It has the interface of
-:class:`crepe_datasets.generators.filters.plausibility.PlausibilityRanker`: ``rank(sentences)``
-returns one score per sentence, higher = more plausible, and ``describe()`` returns the
-settings for the build manifest.
+:class:`FrequencyLMRanker` scores a sentence by its mean per-word log-probability (base 10)
+under an interpolated absolute-discounting bigram model (Ney et al., 1994) trained on a caption
+corpus, whose unigram distribution is itself a mixture of the corpus's unigram frequencies and
+``wordfreq``'s English word frequencies (so a word the corpus never saw is scored by how common
+it is in English, and a rare word — "tetrode", "reissue" — scores low):
 
-Score: the mean Zipf frequency (log10 of occurrences per billion words, from ``wordfreq``'s
-English lists) of the sentence's words; a word ``wordfreq`` does not know scores 0. Common
-foils ("black", "table") rank above rare ones ("puce", "credenza"), which is the part of a
-masked LM's judgement that matters most for single-word foils.
+    P(w | v) = max(c(v w) - D, 0) / c(v)  +  D · N1+(v •) / c(v) · P_uni(w)
+    P_uni(w) = (1 - β) · c(w) / N  +  β · max(wordfreq(w), FLOOR)
+
+Words are lower-case runs of letters, digits, apostrophes and hyphens; the sentence is framed by
+``<s>`` and ``</s>``. Higher scores are more plausible, as with the masked-LM ranker
+(:class:`crepe_datasets.generators.filters.plausibility.PlausibilityRanker`), whose interface
+(``rank``, ``describe``) this class shares.
+
+The default corpus is shipped with the package: word and bigram counts of the 25,014 COCO
+val2017 captions (CC BY 4.0), so the ranker works offline. ``corpus=`` names another corpus: a
+text file (one caption per line), a COCO captions JSON, a TSV (caption in the first column), or a
+counts file written by :func:`save_counts` (``.json.gz``). Rebuild the shipped file with
+``python -m crepe_datasets.generators.filters.frequency_lm CORPUS OUT.json.gz``.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
+import itertools
+import json
+import math
 import re
-from collections.abc import Sequence
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
+DATA = Path(__file__).resolve().parent / "data"
+DEFAULT_COUNTS = DATA / "ngrams_coco_val2017.json.gz"
+DISCOUNT = 0.75
+WORDFREQ_WEIGHT = 0.5
+FLOOR = 1e-8
+BOS, EOS = "<s>", "</s>"
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 
 
-@functools.lru_cache(maxsize=200_000)
-def _zipf(word: str, lang: str) -> float:
-    from wordfreq import zipf_frequency
+def tokens(text: str) -> list[str]:
+    """Lower-case words of a sentence."""
+    return _WORD.findall(text.lower())
 
-    return float(zipf_frequency(word, lang))
+
+@functools.lru_cache(maxsize=500_000)
+def english_frequency(word: str) -> float:
+    """``wordfreq``'s frequency of an English word (0 when unknown)."""
+    from wordfreq import word_frequency
+
+    return word_frequency(word, "en")
+
+
+def count_ngrams(captions: Iterable[str], name: str) -> dict[str, Any]:
+    """Unigram and bigram counts of a caption corpus (the form :func:`save_counts` writes)."""
+    uni: Counter[str] = Counter()
+    bi: Counter[str] = Counter()
+    n = 0
+    for caption in captions:
+        words = [BOS, *tokens(caption), EOS]
+        if len(words) == 2:
+            continue
+        n += 1
+        uni.update(words[1:])
+        bi.update(f"{a} {b}" for a, b in itertools.pairwise(words))
+    return {"corpus": name, "captions": n, "unigrams": dict(uni), "bigrams": dict(bi)}
+
+
+def read_captions(path: Path) -> Iterable[str]:
+    """Captions of a text file, a COCO captions JSON or a TSV (first column)."""
+    if path.suffix == ".json":
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return [a["caption"] for a in data.get("annotations", []) if isinstance(a, dict)]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if path.suffix == ".tsv":
+        return [line.split("\t", 1)[0] for line in lines]
+    return lines
+
+
+def save_counts(counts: dict[str, Any], out: Path) -> None:
+    """Write counts as gzip JSON with sorted keys and a fixed mtime (byte-identical reruns)."""
+    data = json.dumps(counts, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    with open(out, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as handle:
+        handle.write(data)
+
+
+@functools.lru_cache(maxsize=4)
+def load_counts(path: str) -> dict[str, Any]:
+    """Counts from a corpus or counts file (cached per path)."""
+    p = Path(path)
+    if p.name.endswith(".json.gz"):
+        with gzip.open(p, "rt", encoding="utf-8") as handle:
+            return json.load(handle)
+    from crepe_datasets.scenegraph.errors import CrepeInputError
+
+    if not p.is_file():
+        raise CrepeInputError(f"caption corpus {p} does not exist; give a text, JSON or TSV file.")
+    return count_ngrams(read_captions(p), p.name)
 
 
 class FrequencyLMRanker:
-    """Mean Zipf word frequency of a sentence (higher = more plausible).
+    """Scores sentences by word frequency and a bigram LM (see the module docstring).
 
     Args:
-        lang: ``wordfreq`` language code.
+        corpus: caption corpus or counts file (``None``: the shipped COCO val2017 counts).
+        discount: absolute discount ``D`` of the bigram model.
+        wordfreq_weight: weight ``β`` of ``wordfreq`` in the unigram distribution.
     """
 
-    def __init__(self, lang: str = "en") -> None:
-        import wordfreq  # noqa: F401  (fail early with ImportError when it is missing)
+    def __init__(
+        self,
+        corpus: str | Path | None = None,
+        discount: float = DISCOUNT,
+        wordfreq_weight: float = WORDFREQ_WEIGHT,
+    ) -> None:
+        self.path = str(corpus or DEFAULT_COUNTS)
+        counts = load_counts(self.path)
+        self.corpus = str(counts.get("corpus", Path(self.path).name))
+        self.captions = int(counts.get("captions", 0))
+        self.discount, self.beta = float(discount), float(wordfreq_weight)
+        self.unigrams: dict[str, int] = counts["unigrams"]
+        self.total = max(1, sum(self.unigrams.values()))
+        self.bigrams: dict[tuple[str, str], int] = {}
+        self.context: Counter[str] = Counter()
+        self.followers: Counter[str] = Counter()
+        for key, c in counts["bigrams"].items():
+            a, b = key.split(" ", 1)
+            self.bigrams[(a, b)] = c
+            self.context[a] += c
+            self.followers[a] += 1
+        self._cache: dict[str, float] = {}
+        self._logp: dict[tuple[str, str], float] = {}
 
-        self.lang = lang
+    def unigram(self, word: str) -> float:
+        """``P_uni(word)``: corpus frequency mixed with English frequency."""
+        corpus = self.unigrams.get(word, 0) / self.total
+        english = max(english_frequency(word), FLOOR) if word != EOS else corpus
+        return (1 - self.beta) * corpus + self.beta * english
+
+    def prob(self, prev: str, word: str) -> float:
+        """``P(word | prev)`` of the interpolated bigram model."""
+        uni = self.unigram(word)
+        seen = self.context.get(prev, 0)
+        if not seen:
+            return uni
+        c = self.bigrams.get((prev, word), 0)
+        return (
+            max(c - self.discount, 0.0) / seen + self.discount * self.followers[prev] / seen * uni
+        )
+
+    def score(self, sentence: str) -> float:
+        """Mean log10 probability per word (``</s>`` included); ``-inf`` for no words."""
+        cached = self._cache.get(sentence)
+        if cached is not None:
+            return cached
+        words = tokens(sentence)
+        if not words:
+            return float("-inf")
+        seq = [BOS, *words, EOS]
+        total = 0.0
+        logp = self._logp
+        for pair in itertools.pairwise(seq):
+            value = logp.get(pair)
+            if value is None:
+                value = math.log10(self.prob(*pair))
+                if len(logp) < 2_000_000:
+                    logp[pair] = value
+            total += value
+        value = total / (len(seq) - 1)
+        if len(self._cache) < 1_000_000:
+            self._cache[sentence] = value
+        return value
 
     def rank(self, sentences: Sequence[str]) -> list[float]:
-        """One score per sentence, in input order; a sentence without words scores ``-inf``."""
-        out = []
-        for sentence in sentences:
-            words = _WORD.findall(str(sentence).lower())
-            out.append(
-                sum(_zipf(w, self.lang) for w in words) / len(words) if words else float("-inf")
-            )
-        return out
-
-    def top(self, sentences: Sequence[str], k: int) -> list[int]:
-        """Indices of the ``k`` most plausible sentences, best first (ties: input order)."""
-        scores = self.rank(sentences)
-        return sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: max(k, 0)]
+        """Plausibility of each sentence (higher is more plausible), in input order."""
+        return [self.score(s) for s in sentences]
 
     def describe(self) -> dict[str, Any]:
         """Settings for the build manifest."""
-        from importlib import metadata
+        import wordfreq
 
         return {
-            "model": "wordfreq mean Zipf frequency",
-            "wordfreq": metadata.version("wordfreq"),
-            "lang": self.lang,
+            "model": "word bigram LM (absolute discounting) + wordfreq unigrams",
+            "corpus": self.corpus,
+            "corpus_captions": self.captions,
+            "discount": self.discount,
+            "wordfreq_weight": self.beta,
+            "wordfreq": getattr(wordfreq, "__version__", "installed"),
         }
+
+
+def word_frequency_score(sentence: str) -> float:
+    """Mean log10 English frequency of a sentence's words (the word-frequency baseline)."""
+    words = tokens(sentence)
+    if not words:
+        return float("-inf")
+    return sum(math.log10(max(english_frequency(w), FLOOR)) for w in words) / len(words)
+
+
+def main(argv: list[str]) -> int:
+    """``CORPUS OUT.json.gz``: write the counts of a caption corpus."""
+    if len(argv) != 2:
+        print(__doc__.splitlines()[0] + "\nusage: frequency_lm CORPUS OUT.json.gz")
+        return 2
+    src, out = Path(argv[0]), Path(argv[1])
+    save_counts(count_ngrams(read_captions(src), src.name), out)
+    print(f"wrote {out} ({out.stat().st_size:,} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -4,7 +4,8 @@ Procedure (deterministic given ``rng``):
 
 1. The atom occurrences of the subgraph (objects, attributes, relationships) are shuffled.
 2. Each atom in turn offers its foils (:mod:`crepe_datasets.generators.negatives.foils`): antonyms in their
-   order, then a shuffled copy of the top co-hyponyms. The first *valid* foil of each atom
+   order, then a shuffled copy of the top co-hyponyms; with a plausibility ranker, all of them
+   reordered closest in plausibility (in context) to the original first. The first *valid* foil of each atom
    becomes a candidate; when every atom has been visited and fewer than ``limit`` candidates
    exist, further passes take each atom's next valid foil (so negatives spread over atoms).
 3. A foil is invalid when the full image graph ``G`` could make it true:
@@ -19,7 +20,8 @@ Procedure (deterministic given ``rng``):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from crepe_datasets.generators.negatives import (
     NegativeCandidate,
@@ -28,6 +30,12 @@ from crepe_datasets.generators.negatives import (
 )
 from crepe_datasets.generators.negatives.foils import attribute_foils, object_foils, relation_foils
 from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.negatives.plausible import (
+    attribute_context,
+    closest_first,
+    object_context,
+    relation_context,
+)
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
@@ -42,10 +50,24 @@ def _ordered(foils: tuple[str, ...], n_first: int, rng: random.Random) -> list[s
     return head + tail
 
 
+def _by_plausibility(
+    foils: list[str], original: str, make: Callable[[str], str], ranker: Any
+) -> list[str]:
+    if ranker is None or len(foils) < 2:
+        return foils
+    order = closest_first(make(original), [make(f) for f in foils], ranker)
+    return [foils[i] for i in order]
+
+
 def _object_candidates(
-    sub: SceneGraph, g: GraphIndex, obj: SGObject, rng: random.Random
+    sub: SceneGraph, g: GraphIndex, obj: SGObject, rng: random.Random, ranker: Any = None
 ) -> Iterator[NegativeCandidate | str]:
-    for foil in _ordered(object_foils(obj.name, obj.synset), 0, rng):
+    foils = _ordered(object_foils(obj.name, obj.synset), 0, rng)
+
+    def context(name: str) -> str:
+        return object_context(sub, SGObject(obj.id, name, obj.attributes))
+
+    for foil in _by_plausibility(foils, obj.name, context, ranker):
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
         if obj.box is not None and any(
             g.by_id[other].box is not None and g.by_id[other].box.iou(obj.box) >= SAME_THING_IOU
@@ -58,14 +80,25 @@ def _object_candidates(
 
 
 def _attribute_candidates(
-    sub: SceneGraph, g: GraphIndex, obj: SGObject, index: int, rng: random.Random
+    sub: SceneGraph,
+    g: GraphIndex,
+    obj: SGObject,
+    index: int,
+    rng: random.Random,
+    ranker: Any = None,
 ) -> Iterator[NegativeCandidate | str]:
     from crepe_datasets.scenegraph.lexicon import antonyms
 
     original = obj.attributes[index]
     foils = attribute_foils(original)
     n_antonyms = sum(1 for f in foils if f in antonyms(original, "a"))
-    for foil in _ordered(foils, n_antonyms, rng):
+
+    def context(attribute: str) -> str:
+        attrs = (*obj.attributes[:index], attribute, *obj.attributes[index + 1 :])
+        return attribute_context(SGObject(obj.id, obj.name, attrs))
+
+    ordered = _by_plausibility(_ordered(foils, n_antonyms, rng), original, context, ranker)
+    for foil in ordered:
         if foil in obj.attributes or g.has_attribute(obj.id, foil):
             yield "atom_attribute_foil_already_holds"
             continue
@@ -84,10 +117,16 @@ def _attribute_candidates(
 
 
 def _relation_candidates(
-    sub: SceneGraph, g: GraphIndex, index: int, rng: random.Random
+    sub: SceneGraph, g: GraphIndex, index: int, rng: random.Random, ranker: Any = None
 ) -> Iterator[NegativeCandidate | str]:
     rel = sub.relationships[index]
-    for foil in relation_foils(rel.predicate):
+
+    def context(predicate: str) -> str:
+        return relation_context(sub, rel.subject, predicate, rel.object)
+
+    for foil in _by_plausibility(
+        list(relation_foils(rel.predicate)), rel.predicate, context, ranker
+    ):
         if foil in g.pair_predicates.get((rel.subject, rel.object), ()):
             yield "atom_relationship_foil_already_holds"
             continue
@@ -96,10 +135,17 @@ def _relation_candidates(
 
 
 def atom_negatives(
-    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int, drops: DropLog | None = None
+    sub: SceneGraph,
+    g: GraphIndex,
+    rng: random.Random,
+    limit: int,
+    drops: DropLog | None = None,
+    ranker: Any = None,
 ) -> list[NegativeCandidate]:
     """Up to ``limit`` HN-ATOM candidates with distinct graphs (see the module docstring).
 
+    With a ``ranker`` (``rank(sentences) -> scores``), each atom's foils are tried closest in
+    plausibility to the original first (:mod:`crepe_datasets.generators.negatives.plausible`).
     Rejected foils are counted in ``drops`` (stage ``productivity_negative_checks``).
     """
     streams: list[Iterator[NegativeCandidate | str]] = []
@@ -109,11 +155,11 @@ def atom_negatives(
     rng.shuffle(slots)
     for slot in slots:
         if slot[0] == "object":
-            streams.append(_object_candidates(sub, g, slot[1], rng))
+            streams.append(_object_candidates(sub, g, slot[1], rng, ranker))
         elif slot[0] == "attribute":
-            streams.append(_attribute_candidates(sub, g, slot[1], slot[2], rng))
+            streams.append(_attribute_candidates(sub, g, slot[1], slot[2], rng, ranker))
         else:
-            streams.append(_relation_candidates(sub, g, slot[1], rng))
+            streams.append(_relation_candidates(sub, g, slot[1], rng, ranker))
     out: list[NegativeCandidate] = []
     seen = {sub.signature()}
     while streams and len(out) < limit:

@@ -1,9 +1,10 @@
 """Speed and memory of the crepe-productivity pipeline (template captions, no NLI).
 
 1. On the real Visual Genome sample (images 1-100): images per second, stage by stage, side by
-   side — reading only (baseline), + walks and regions, + negative candidates, + captions
-   (the full "sampling + captions + negatives" figure) — cold (first pass: WordNet look-ups are
-   cached as words appear) and warm (second pass).
+   side — reading only (baseline), + text cleaning, walks and regions, + negative candidates
+   with plausible foils, + captions, refinement and rows (the full figure: the build's own chunk
+   task) — cold (first pass: WordNet look-ups are cached as words appear) and warm (second
+   pass).
 2. On a 100,000-image VG-format file built from the sample (records repeated with new image ids,
    written streaming): peak resident memory of the streaming reader alone over all 100,000
    images (baseline; no language resources loaded) and of the full pipeline, rows spooled to
@@ -11,9 +12,13 @@
    ``--seconds`` allow), each in a fresh process. Resident memory after 100 images and at the
    end shows whether memory grows with the number of images (streaming: it should not).
 
-    .venv/bin/python scripts/bench/productivity_speed.py [--seconds 30] [--images N]
+3. The build's engine loop over the first ``--engine-images`` images of that file with 1 and 2
+   local worker processes: steady-state images/s (after the first finished chunk), the speed-up,
+   peak memory per worker and the projected time for all of Visual Genome (108,077 images).
 
-It takes about 4 minutes on 2 shared cores, most of it reading the 100,000-image file.
+    .venv/bin/python scripts/bench/productivity_speed.py [--seconds 30] [--images N] [--engine-images 512]
+
+It takes about 8 minutes on 2 shared cores.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ SAMPLE = ROOT.parent / "shared/data/visual_genome/images_1-100"
 
 
 def _graphs(folder: Path, limit: int | None = None):
-    from crepe_datasets.builders.productivity.build import prepare_graph
+    """Raw graphs and image files (cleaning is part of the measured pipeline)."""
     from crepe_datasets.scenegraph.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
@@ -46,39 +51,67 @@ def _graphs(folder: Path, limit: int | None = None):
         if limit is not None and i >= limit:
             return
         info = infos.get(str(g.image_id))
-        yield prepare_graph(g, drops), info.file_name if info else f"{g.image_id}.jpg"
+        yield g, info.file_name if info else f"{g.image_id}.jpg"
+
+
+CHUNK = 64
+
+
+def _settings(folder: Path):
+    from crepe_datasets.builders.productivity.build import ProductivitySettings
+
+    return ProductivitySettings(vg=str(folder), out=str(folder / "bench-out"), progress=False)
 
 
 def _pipeline(graphs, stage: str, spool: Path | None = None) -> int:
-    """Run the pipeline up to ``stage`` over ``graphs``; return the number of images."""
-    from crepe_datasets.builders.productivity.items import (
-        drop_other_captions,
-        render_items,
-        sample_items,
-    )
+    """Run the pipeline up to ``stage`` over ``graphs``; return the number of images.
+
+    ``full`` is the build's own chunk task
+    (:func:`crepe_datasets.builders.productivity.chunks.process_chunk`: clean, walks, negatives
+    with plausible foils, template captions, refinement, rows) on chunks of 64 images.
+    """
+    from crepe_datasets.builders.productivity.chunks import process_chunk, worker_state
+    from crepe_datasets.builders.productivity.items import sample_items
     from crepe_datasets.builders.productivity.regions import (
         PatchDeduplicator,
         region_reason,
         subgraph_region,
     )
-    from crepe_datasets.builders.productivity.rows import CONFIG_NAMES, add_rows, features
+    from crepe_datasets.builders.productivity.rows import CONFIG_NAMES, features
     from crepe_datasets.builders.productivity.sampler import sample_walks
     from crepe_datasets.builders.productivity.spool import SpooledRows
     from crepe_datasets.builders.region_filter import RegionFilter
-    from crepe_datasets.generators.captions.template import TemplateCaptionWriter
     from crepe_datasets.scenegraph.provenance import DropLog
 
-    drops, rf, writers = DropLog(), RegionFilter(), {"template": TemplateCaptionWriter()}
+    s = _settings(SAMPLE)
+    ranker = worker_state(s)["ranker"]
+    drops, rf = DropLog(), RegionFilter()
     tables = None
     if spool is not None:
         schemas = features(False)
         tables = {c: {f"complexity_{n}": SpooledRows(spool / c / str(n), schemas[c].arrow_schema)
                       for n in range(4, 13)} for c in CONFIG_NAMES}  # fmt: skip
-    images = 0
+    images, chunk = 0, []
+
+    def flush() -> None:
+        result = process_chunk(s, [(g.to_dict(), f) for g, f in chunk])
+        for config, splits in result["rows"].items():
+            for split, rows in splits.items():
+                for row in rows:
+                    if tables is not None:
+                        tables[config][split].append(row)
+        chunk.clear()
+
     for g, image_file in graphs:
         images += 1
         if stage == "read":
             continue
+        if stage == "full":
+            chunk.append((g, image_file))
+            if len(chunk) == CHUNK:
+                flush()
+            continue
+        g = prepare(g, drops)
         if stage == "walks":
             dedup = PatchDeduplicator()
             for n in range(4, 13):
@@ -89,17 +122,22 @@ def _pipeline(graphs, stage: str, spool: Path | None = None) -> int:
                     ):
                         dedup.admit(n, box)
             continue
-        items = sample_items(g, image_file, range(4, 13), 0, 3, 8, lambda n: "template", drops)
-        if stage == "negatives":
-            continue
-        rendered = render_items(items, writers, drops)
-        drop_other_captions(rendered, drops)
-        if tables is not None:
-            add_rows(tables, rendered, 5, drops)
+        sample_items(
+            g, image_file, range(4, 13), 0, 3, 12, lambda n: "template", drops, ranker=ranker
+        )
+    if chunk:
+        flush()
     return images
 
 
+def prepare(g, drops):
+    from crepe_datasets.builders.productivity.clean import clean_graph
+
+    return clean_graph(g, drops)
+
+
 def _warm_resources() -> float:
+    from crepe_datasets.builders.productivity.chunks import worker_state
     from crepe_datasets.generators.negatives.foils import first_senses
     from crepe_datasets.scenegraph.lexicon import singularize
     from crepe_datasets.scenegraph.resources import wordnet
@@ -108,20 +146,23 @@ def _warm_resources() -> float:
     wordnet()
     first_senses()
     singularize("dogs")
+    worker_state(_settings(SAMPLE))
     return time.perf_counter() - start
 
 
 def sample_speed() -> None:
-    print(f"resources (WordNet, sense index, lemminflect) loaded in {_warm_resources():.1f} s")
+    print(
+        f"resources (WordNet, sense index, lemminflect, n-gram LM) loaded in {_warm_resources():.1f} s"
+    )
     print(
         f"\nreal VG sample: {len(list(_graphs(SAMPLE)))} images   (images per second; higher is better)"
     )
     print(f"{'stage (cumulative)':<38} {'cold':>8} {'warm':>8}")
     for stage, label in (
-        ("read", "read + prepare graphs (baseline)"),
-        ("walks", "+ walks, regions, dedup"),
-        ("negatives", "+ negative candidates"),
-        ("captions", "+ template captions = full"),
+        ("read", "read graphs (baseline)"),
+        ("walks", "+ clean text, walks, regions, dedup"),
+        ("negatives", "+ negative candidates (plausible foils)"),
+        ("full", "+ captions, refinement, rows = full"),
     ):
         rates = []
         for _ in range(2):
@@ -167,7 +208,7 @@ def _child(folder: str, stage: str, limit: str, seconds: str) -> None:
 
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as spool:
-        n = _pipeline(budgeted(), stage, Path(spool) if stage == "captions" else None)
+        n = _pipeline(budgeted(), stage, Path(spool) if stage == "full" else None)
     elapsed = time.perf_counter() - start
     peak = peak_rss_mib()
     print(
@@ -198,7 +239,7 @@ def big_file_memory(seconds: float, images: int | None) -> None:
         )
         runs = (
             ("read", "none", 10_000, "stream-read all graphs (baseline)"),
-            ("captions", str(images) if images else "none", seconds, "full pipeline, rows spooled"),
+            ("full", str(images) if images else "none", seconds, "full pipeline, rows spooled"),
         )
         for stage, limit, budget, label in runs:
             out = subprocess.run(
@@ -215,9 +256,91 @@ def big_file_memory(seconds: float, images: int | None) -> None:
             )
 
 
+def _engine_child(folder: str, workers: str, limit: str) -> None:
+    """Child process: the build's engine loop (chunks of 64) over the first ``limit`` images.
+
+    Steady state: images after the first finished chunk, divided by the time from that chunk
+    to the last (worker start-up and WordNet loading excluded). Peak RSS: the largest worker.
+    """
+    from crepe_datasets.builders.engines import make_engine
+    from crepe_datasets.builders.productivity.chunks import read_chunk, run_chunk
+
+    s = _settings(Path(folder))
+    settings = {**vars(s)}
+    n = int(limit)
+    graphs = _graphs(Path(folder), n)
+
+    def tasks():
+        chunk: list = []
+        index = 0
+        for g, f in graphs:
+            chunk.append((g.to_dict(), f))
+            if len(chunk) == CHUNK:
+                yield (settings, index, chunk, spool)
+                chunk, index = [], index + 1
+        if chunk:
+            yield (settings, index, chunk, spool)
+
+    with tempfile.TemporaryDirectory() as spool:
+        start = time.perf_counter()
+        first = None
+        done = 0
+        with make_engine("local", int(workers)) as engine:
+            for path in engine.imap(run_chunk, tasks()):
+                images = read_chunk(path)["images"]
+                Path(path).unlink()
+                if first is None:
+                    first, first_images = time.perf_counter(), images
+                done += images
+        end = time.perf_counter()
+    peak = peak_rss_mib()
+    if int(workers) > 1:
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    steady = (done - first_images) / max(end - first, 1e-9) if first else 0.0
+    print(json.dumps({"images": done, "seconds": end - start, "steady": steady, "peak_mib": peak}))
+
+
+def engines(images: int) -> None:
+    """1 vs 2 worker processes on the first ``images`` images of the 100,000-image file."""
+    with tempfile.TemporaryDirectory(dir=ROOT / "out" if (ROOT / "out").is_dir() else None) as tmp:
+        generate(SAMPLE, Path(tmp), 100 * 1000)
+        print(
+            f"\nengines on the first {images:,} images of the 100,000-image file (chunks of {CHUNK})"
+        )
+        print(
+            f"{'engine':<24} {'images':>7} {'wall s':>8} {'steady img/s':>13} {'peak RSS MiB/worker':>20}"
+        )
+        rates = {}
+        for workers in (1, 2):
+            out = subprocess.run(
+                [sys.executable, __file__, "--engine-child", tmp, str(workers), str(images)],
+                capture_output=True,
+                text=True,
+                check=True,
+                env={**os.environ, "TQDM_DISABLE": "1"},
+            )
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            rates[workers] = r["steady"]
+            print(
+                f"{'local, ' + str(workers) + ' worker(s)':<24} {r['images']:>7,} {r['seconds']:>8.1f} "
+                f"{r['steady']:>13.1f} {r['peak_mib']:>20.0f}"
+            )
+        speedup = rates[2] / rates[1] if rates[1] else 0.0
+        full_vg = 108_077
+        print(f"2 workers / 1 worker: {speedup:.2f}x")
+        for w, rate in rates.items():
+            if rate:
+                print(
+                    f"projected all of Visual Genome ({full_vg:,} images), {w} worker(s): {full_vg / rate / 60:.0f} min"
+                )
+
+
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         _child(*sys.argv[2:6])
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--engine-child":
+        _engine_child(*sys.argv[2:5])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -227,10 +350,15 @@ def main() -> int:
         "--images", type=int, default=None, help="images of the big file for the full run"
     )
     parser.add_argument("--only-big", action="store_true", help="skip the sample speed part")
+    parser.add_argument(
+        "--engine-images", type=int, default=512, help="images of the 1 vs 2 worker comparison"
+    )
     args = parser.parse_args()
     if not args.only_big:
         sample_speed()
     big_file_memory(args.seconds, args.images)
+    if args.engine_images:
+        engines(args.engine_images)
     return 0
 
 

@@ -37,6 +37,22 @@ from crepe_datasets.scripts.options import checked_output
 )
 @click.option("--nli", default=None, help="NLI model name or local path for the entailment filter.")
 @click.option(
+    "--mlm",
+    default=None,
+    help="Masked LM (name or local path) ranking HN-ATOM foils (default: word frequency + n-gram LM).",
+)
+@click.option(
+    "--lm-corpus",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Caption corpus of the n-gram LM (text, COCO JSON, TSV or .json.gz counts; default: shipped COCO counts).",
+)
+@click.option(
+    "--no-refine",
+    is_flag=True,
+    help="Take negatives in generation order (no adversarial refinement against blind scorers).",
+)
+@click.option(
     "--no-nli", is_flag=True, help="Skip the entailment filter (recorded in the manifest)."
 )
 @click.option(
@@ -52,6 +68,22 @@ from crepe_datasets.scripts.options import checked_output
 @click.option(
     "--limit", type=click.IntRange(min=1), default=None, help="Read only the first N images."
 )
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (local pool or Dask LocalCluster); the dataset does not depend on it.",
+)
+@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
+@click.option(
+    "--chunk-images",
+    type=click.IntRange(1),
+    default=64,
+    show_default=True,
+    help="Images per engine task (finished chunks are kept until the dataset is written).",
+)
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option(
@@ -66,10 +98,17 @@ def build_productivity_cmd(
     llm_base_url: str | None,
     llm_cache: Path | None,
     nli: str | None,
+    mlm: str | None,
+    lm_corpus: Path | None,
+    no_refine: bool,
     no_nli: bool,
     walks: int,
     min_negatives: int,
     limit: int | None,
+    engine: str,
+    workers: int,
+    scheduler: str | None,
+    chunk_images: int,
     out: Path,
     seed: int,
     allow_failed_checks: bool,
@@ -85,6 +124,10 @@ def build_productivity_cmd(
         )
     if llm_base_url and not llm:
         raise CrepeInputError("--llm-base-url needs --llm openai:MODEL.")
+    if scheduler and engine != "dask":
+        raise CrepeInputError("--scheduler needs --engine dask.")
+    from crepe_datasets.builders.engines import make_engine
+
     started = time.time()
     settings = ProductivitySettings(
         vg=str(vg),
@@ -95,12 +138,17 @@ def build_productivity_cmd(
         llm_base_url=llm_base_url,
         llm_cache=str(llm_cache) if llm_cache else None,
         nli=None if no_nli else nli,
+        mlm=mlm,
+        lm_corpus=str(lm_corpus) if lm_corpus else None,
+        refine=not no_refine,
         walks=walks,
         min_negatives=min_negatives,
         limit=limit,
         allow_failed_checks=allow_failed_checks,
+        chunk_images=chunk_images,
     )
-    folder, manifest = build_productivity(settings)
+    with make_engine(engine, workers, scheduler) as eng:
+        folder, manifest = build_productivity(settings, eng)
     s = manifest.summary
     click.echo(
         f"\nBuilt {folder} in {time.time() - started:.1f} s ({s['images_read']:,} images, {s['captions']})."
@@ -115,10 +163,21 @@ def build_productivity_cmd(
         )
     click.echo(f"dropped: {manifest.drops.total():,} (by reason in {folder}/build_manifest.json)")
     inv, sc = manifest.validation["invariants"], manifest.validation["shortcuts"]
+    blind = manifest.validation.get("blind_baselines", {})
     click.echo(
         f"invariants: {'passed' if inv['passed'] else 'FAILED'} on {inv['rows_checked']:,} rows; "
-        f"formatting shortcuts: {'passed' if sc['passed'] else 'FAILED'}"
+        f"formatting shortcuts: {'passed' if sc['passed'] else 'FAILED'}; "
+        f"blind baselines on {', '.join(blind.get('targets', []))}: "
+        f"{'passed' if blind.get('passed') else 'FAILED'} (chance + {blind.get('margin', 0.05)})"
     )
+    if isinstance(s.get("adversarial_refinement"), dict):
+        click.echo(
+            "adversarial refinement (candidates discarded): "
+            + ", ".join(
+                f"{t} {c.get('discarded', 0):,} of {c.get('candidates', 0):,}"
+                for t, c in s["adversarial_refinement"].items()
+            )
+        )
     for line in manifest.validation.get("failed_checks", []):
         click.echo(f"WARNING: written with --allow-failed-checks although {line}", err=True)
     click.echo(f'load: load_dataset("{folder}", "hn_swap", split="complexity_7")')
@@ -130,12 +189,20 @@ def build_productivity_cmd(
 @click.option(
     "--json-out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON."
 )
-def validate_dataset_cmd(folder: Path, json_out: Path | None) -> None:
-    """Check the files against the build manifest, every row's invariants, and text-only shortcuts."""
+@click.option(
+    "--lm-corpus",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Caption corpus of the blind n-gram LM (default: shipped CC3M validation counts).",
+)
+def validate_dataset_cmd(folder: Path, json_out: Path | None, lm_corpus: Path | None) -> None:
+    """Check the files against the build manifest, every row's invariants, and text-only
+    shortcuts (formatting cues and blind baselines: word frequency, an n-gram LM, negation)."""
     from crepe_datasets.scenegraph.provenance import write_json_atomic
+    from crepe_datasets.validation.blind import blind_lines
     from crepe_datasets.validation.dataset import validate_dataset
 
-    result = validate_dataset(folder)
+    result = validate_dataset(folder, lm_corpus)
     files = result.files
     click.echo(
         f"files: {'passed' if files.passed else 'FAILED'} ({files.files_checked} listed in the "
@@ -157,6 +224,9 @@ def validate_dataset_cmd(folder: Path, json_out: Path | None) -> None:
             click.echo(
                 f"{config:<12} {audit.rows:>6} {audit.chance:>7.3f} {value:>9.3f}  {name} ({flag})"
             )
+        if result.blind is not None:
+            for line in blind_lines(result.blind.to_dict()):
+                click.echo(line)
     else:
         click.echo("rows not checked: the files do not match the manifest")
     if json_out:

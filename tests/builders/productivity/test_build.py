@@ -54,7 +54,7 @@ def test_manifest_and_card_report_counts_and_drops(built):
     )
     assert set(summary["ground_truths_per_n"]) == {f"complexity_{n}" for n in range(4, 13)}
     assert set(summary["negatives_per_type_per_n"]) == {"hn_atom", "hn_swap", "hn_negate"}
-    for stage in ("productivity_region", "productivity_configs", "productivity_graph"):
+    for stage in ("productivity_region", "productivity_configs", "productivity_clean"):
         assert stage in data["drops"]
     assert data["validation"]["invariants"]["passed"] and data["validation"]["shortcuts"]["passed"]
     readme = (folder / "README.md").read_text()
@@ -110,3 +110,68 @@ def test_images_are_cropped_into_the_dataset(vg, tmp_path):
     for row in ds:
         x, y, w, h = row["bbox"]
         assert row["image"].size == (round(x + w) - round(x), round(y + h) - round(y))
+
+
+def test_readable_text_and_blind_audit_in_manifest_and_card(built):
+    from crepe_datasets.builders.productivity.words import function_word, inflect_predicate
+    from crepe_datasets.generators.captions.phrases import broken_reason
+    from crepe_datasets.scenegraph.types import SceneGraph
+    from crepe_datasets.validation.invariants import read_tables
+
+    folder, manifest = built
+    texts = 0
+    for splits in read_tables(folder).values():
+        for rows in splits.values():
+            for row in rows:
+                for text in [row["caption"], *(row.get("hard_negatives") or [])]:
+                    texts += 1
+                    assert broken_reason(text) is None, text
+                g = SceneGraph.from_json(row["subgraph"])
+                assert all(not function_word(a) for o in g.objects for a in o.attributes)
+                assert all(inflect_predicate(r.predicate) == r.predicate for r in g.relationships)
+    assert texts > 1000
+    blind = manifest.validation["blind_baselines"]
+    assert blind["targets"] == ["hn_atom", "hn_swap"] and "ngram_lm" in blind["auditor"]
+    assert set(manifest.summary["adversarial_refinement"]) == {"atom", "swap"}
+    assert "productivity_clean" in manifest.drops.to_dict()
+    readme = (folder / "README.md").read_text()
+    assert "## Blind baselines" in readme and "| hn_atom | complexity_4 |" in readme
+
+
+def test_bad_scene_graphs_are_repaired_or_dropped_never_stop_the_build(tmp_path):
+    images = [{"image_id": i, "width": 800, "height": 600} for i in (1, 2)]
+    objects = [
+        {"object_id": 1, "names": ["caf\u00e9 table"], "x": 0, "y": 0, "w": 500, "h": 400},
+        {"object_id": 2, "names": ["the the"], "x": 100, "y": 100, "w": 500, "h": 400},
+        {"object_id": 3, "names": [""], "x": 10, "y": 10, "w": 300, "h": 300},
+        {"object_id": 4, "names": ["chair"], "x": 700, "y": 500, "w": 400, "h": 400},
+        {"object_id": 5, "names": ["\u732b"], "x": 5, "y": 5, "w": 300, "h": 300},
+        {"object_id": 6, "names": ["lamp"], "x": 900, "y": 900, "w": 10, "h": 10},
+    ]
+    for o in objects:
+        o["attributes"] = ["red", "on", "hold"]
+    rels = [
+        {"relationship_id": i, "predicate": p, "subject_id": s, "object_id": o}
+        for i, (s, p, o) in enumerate(
+            [(1, "near", 4), (4, "hold", 1), (1, "near", 1), (1, "on", 3), (4, "by", 2)]
+        )
+    ]
+    graphs = [
+        {"image_id": 1, "objects": objects, "relationships": rels},
+        {"image_id": 2, "objects": "broken"},
+    ]
+    vg = tmp_path / "vg"
+    vg.mkdir()
+    (vg / "scene_graphs.json").write_text(json.dumps(graphs))
+    (vg / "image_data.json").write_text(json.dumps(images))
+    folder, manifest = build_productivity(
+        ProductivitySettings(vg=str(vg), out=str(tmp_path / "out"), progress=False)
+    )
+    drops, repairs = manifest.drops.to_dict(), manifest.drops.repairs_dict()
+    assert drops["productivity_clean"]["attribute_function_word"] >= 1
+    assert drops["productivity_clean"]["self_loop_relationship"] == 1
+    assert repairs["productivity_clean"]["object_name_transliterated"] >= 1
+    assert repairs["productivity_clean"]["predicate_inflected"] >= 1
+    assert drops["vg_scene_graphs"]["image_bad_objects"] == 1
+    assert sum(drops["vg_scene_graphs"].values()) >= 3  # empty name, box outside, bad image
+    assert manifest.summary["images_read"] == 1 and (folder / "README.md").is_file()

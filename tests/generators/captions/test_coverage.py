@@ -49,3 +49,14 @@ def test_negated_atoms_need_the_negation():
         Atom("object", "not boy"),
         Atom("attribute", "not yellow"),
     ]
+
+
+def test_verbatim_fast_path_agrees_with_the_word_rules():
+    from crepe_datasets.generators.captions.coverage import missing_atoms
+    from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+
+    g = SceneGraph([SGObject(1, "black"), SGObject(2, "chair")], [Relationship(1, "a", 2)])
+    assert [a.text for a in missing_atoms("black a chair", g)] == ["a"]  # articles never count
+    g = SceneGraph([SGObject(1, "man"), SGObject(2, "cup")], [Relationship(1, "holds", 2)])
+    assert missing_atoms("man holds cup", g) == [] and missing_atoms("man holding cup", g) == []
+    assert [a.text for a in missing_atoms("man near cup", g)] == ["holds"]

@@ -1,0 +1,184 @@
+"""One chunk of images → rows: the engine task of a productivity build (issue 13, part 6).
+
+The parent process streams Visual Genome and cuts it into chunks of ``chunk_images`` images;
+:func:`run_chunk` does everything else for one chunk — clean the graphs, sample walks and
+regions, generate and render negatives, drop texts equal to other captions and (with ``--nli``)
+entailed ones, refine the choice of negatives, and assemble the rows — on any engine of
+:mod:`crepe_datasets.builders.engines` (in-process, a local pool, Dask), exactly as
+``parse-corpus`` parses its shards. Each worker builds its caption writers, NLI filter and
+rankers once (:func:`worker_state`) and keeps them for the chunks that follow.
+
+Resuming: each finished chunk's result is written atomically as ``chunk-NNNNNN.json.gz`` into
+the run's chunk folder (beside ``run.json``, the input checksums and settings); a restarted
+build with the same inputs and settings reads those instead of recomputing them. The result of
+a chunk depends only on its images and the settings (seeds are per image, the refinement's
+balance per chunk), so the dataset is the same whatever the engine and the number of workers.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from crepe_datasets.builders.productivity.clean import clean_graph
+from crepe_datasets.builders.productivity.items import (
+    drop_entailed,
+    drop_other_captions,
+    render_items,
+    sample_items,
+)
+from crepe_datasets.builders.productivity.refine import RefineStats, default_scorers, refine
+from crepe_datasets.builders.productivity.rows import CONFIG_NAMES, add_rows, split_name
+from crepe_datasets.builders.productivity.sampler import MIN_N
+from crepe_datasets.scenegraph.provenance import DropLog, atomic_path
+from crepe_datasets.scenegraph.types import SceneGraph
+
+_STATE: dict[str, dict[str, Any]] = {}
+
+
+def make_writers(s: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """Caption writers of a build (template, and an LLM with ``--llm``) and their names."""
+    from crepe_datasets.generators.captions.template import TemplateCaptionWriter
+
+    writers: dict[str, Any] = {"template": TemplateCaptionWriter()}
+    models: dict[str, str] = {"caption_writer": "template"}
+    if s.llm:
+        from crepe_datasets.generators.captions.llm import LLMCaptionWriter, parse_llm_spec
+
+        cache = (
+            Path(s.llm_cache)
+            if s.llm_cache
+            else Path(s.out).resolve().parent / ".crepe_cache" / "llm"
+        )
+        writers["llm"] = LLMCaptionWriter(
+            parse_llm_spec(s.llm), base_url=s.llm_base_url, cache_dir=cache
+        )
+        models["caption_writer"] = (
+            f"template (n={s.min_n}) + llm {s.llm} at {s.llm_base_url or 'default URL'}"
+        )
+    return writers, models
+
+
+def make_rankers(s: Any, models: dict[str, str]) -> tuple[Any, list[Any]]:
+    """The foil ranker (masked LM with ``--mlm``, else word frequency + n-gram LM) and the
+    blind scorers of the adversarial refinement (always the no-download ones)."""
+    from crepe_datasets.generators.filters.frequency_lm import FrequencyLMRanker
+
+    lm = FrequencyLMRanker(s.lm_corpus)
+    ranker: Any = lm
+    if s.mlm:
+        from crepe_datasets.generators.filters.plausibility import PlausibilityRanker
+
+        ranker = PlausibilityRanker(s.mlm)
+    models["foil_ranker"] = json.dumps(ranker.describe(), sort_keys=True)
+    if s.refine:
+        models["refinement_scorers"] = json.dumps(lm.describe(), sort_keys=True)
+    return ranker, default_scorers(lm)
+
+
+def worker_state(s: Any) -> dict[str, Any]:
+    """Writers, NLI filter, rankers and model names of these settings, built once per process."""
+    key = json.dumps({k: v for k, v in vars(s).items() if k != "progress"}, sort_keys=True)
+    state = _STATE.get(key)
+    if state is None:
+        writers, models = make_writers(s)
+        entailed = None
+        if s.nli:
+            from crepe_datasets.generators.filters.entailment import EntailmentFilter
+
+            entailed, models["nli"] = EntailmentFilter(s.nli).entailed, s.nli
+        ranker, scorers = make_rankers(s, models)
+        state = {"writers": writers, "models": models, "entailed": entailed}
+        state.update(ranker=ranker, scorers=scorers)
+        _STATE.clear()
+        _STATE[key] = state
+    return state
+
+
+def chunk_path(folder: Path, index: int) -> Path:
+    return folder / f"chunk-{index:06d}.json.gz"
+
+
+def process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
+    """The rows, counts and drops of one chunk of ``(graph dict, image file)`` records."""
+    state = worker_state(s)
+    writers = state["writers"]
+    drops, stats = DropLog(), RefineStats()
+    complexities = list(range(s.min_n, s.max_n + 1))
+    k = s.negatives_per_type
+
+    def writer_for(n: int) -> str:
+        return "llm" if "llm" in writers and n > MIN_N else "template"
+
+    items = []
+    for graph, image_file in records:
+        g = clean_graph(SceneGraph.from_dict(graph), drops)
+        items += sample_items(
+            g,
+            image_file,
+            complexities,
+            s.seed,
+            s.walks,
+            k + s.spare_negatives,
+            writer_for,
+            drops,
+            ranker=state["ranker"],
+        )
+    rendered = render_items(items, writers, drops)
+    drop_other_captions(rendered, drops)
+    if state["entailed"] is not None:
+        drop_entailed(rendered, state["entailed"], drops)
+    if s.refine:
+        refine(rendered, state["scorers"], k, stats, drops=drops)
+    generated: dict[str, Counter] = defaultdict(Counter)
+    for r in rendered:
+        generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)
+    tables: dict[str, dict[str, list]] = {
+        c: {split_name(n): [] for n in complexities} for c in CONFIG_NAMES
+    }
+    add_rows(tables, rendered, k, drops, s.min_negatives)
+    return {
+        "images": len(records),
+        "rows": tables,
+        "generated": {sp: dict(c) for sp, c in generated.items()},
+        "refine": stats.to_dict(),
+        "drops": drops.to_dict(),
+        "repairs": drops.repairs_dict(),
+        "examples": drops.examples_dict(),
+    }
+
+
+def run_chunk(
+    settings: dict[str, Any],
+    index: int,
+    records: list[tuple[dict[str, Any], str]] | None,
+    folder: str,
+) -> str:
+    """Engine task: process a chunk (unless its result is already on disk); return its path."""
+    from crepe_datasets.builders.productivity.build import ProductivitySettings
+
+    path = chunk_path(Path(folder), index)
+    if records is not None and not path.exists():
+        result = process_chunk(ProductivitySettings(**settings), records)
+        data = json.dumps(result, sort_keys=True, ensure_ascii=False).encode("utf-8")
+        with atomic_path(path) as tmp, gzip.GzipFile(tmp, "wb", mtime=0, compresslevel=3) as f:
+            f.write(data)
+    return str(path)
+
+
+def read_chunk(path: str | Path) -> dict[str, Any]:
+    """A chunk result written by :func:`run_chunk`."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def merge_drops(log: DropLog, result: dict[str, Any]) -> None:
+    """Add a chunk result's drops, repairs and examples to ``log``."""
+    part = DropLog.from_dict(result["drops"], result["repairs"])
+    for stage, reasons in result["examples"].items():
+        for reason, examples in reasons.items():
+            part.examples[(stage, reason)] = list(examples)
+    log.merge(part)

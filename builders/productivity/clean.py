@@ -1,0 +1,135 @@
+"""Clean one Visual Genome scene graph's text before sampling (issue 13, part 1).
+
+Every change is counted under stage ``productivity_clean``: a *repair* keeps the record with a
+new text, a *drop* removes it.
+
+Objects (names are lemmatised first, :func:`crepe_datasets.scenegraph.lexicon.normalize_object`):
+
+* repairs ``object_name_transliterated`` (non-ASCII letters), ``object_name_article_removed``
+  ("a chair" → "chair"), ``object_name_repeated_word`` ("leg leg" → "leg");
+* drops ``object_name_empty`` (nothing left) and ``object_name_function_word`` (only
+  function words: "an", "this"); their relationships go too, counted as
+  ``relationship_object_dropped``.
+
+Attributes (per object):
+
+* repairs as for names (``attribute_transliterated``, ``attribute_article_removed``,
+  ``attribute_repeated_word``);
+* drops ``attribute_empty``, ``attribute_repeats_object_name`` ("yellow" on "yellow wall",
+  "license" on "license plate"), ``attribute_function_word`` ("on", "behind"),
+  ``attribute_verb`` ("see", "hold"), ``attribute_synonym_merged`` (the second of "gray",
+  "grey" on one object) — see :mod:`crepe_datasets.builders.productivity.words`.
+
+Relationships:
+
+* repairs ``predicate_transliterated``, ``predicate_repeated_word``, ``predicate_inflected``
+  ("hold" → "holds");
+* drops ``predicate_empty``, ``predicate_article`` (a predicate that is only "a"/"the"),
+  ``self_loop_relationship``, ``repeated_relationship`` (the same
+  triple after cleaning). Cycles (a → b → a) are kept: they are valid scene graphs.
+"""
+
+from __future__ import annotations
+
+from crepe_datasets.builders.productivity.words import (
+    ARTICLES,
+    ascii_text,
+    collapse_repeats,
+    function_word,
+    inflect_predicate,
+    same_attribute,
+    verb_attribute,
+)
+from crepe_datasets.scenegraph.lexicon import normalize_object
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+
+STAGE = "productivity_clean"
+
+
+def clean_phrase(text: str, what: str, drops: DropLog, articles: bool = True) -> str:
+    """ASCII, leading articles removed, repeated words collapsed; each change counted."""
+    out = ascii_text(text)
+    if out != text:
+        drops.repair(STAGE, f"{what}_transliterated")
+    words = out.split()
+    if articles and len(words) > 1 and words[0] in ARTICLES:
+        while len(words) > 1 and words[0] in ARTICLES:
+            words = words[1:]
+        drops.repair(STAGE, f"{what}_article_removed")
+    collapsed = collapse_repeats(words)
+    if len(collapsed) != len(words):
+        drops.repair(STAGE, f"{what}_repeated_word")
+    return " ".join(collapsed)
+
+
+def _attribute_reason(attribute: str, name_words: set[str]) -> str | None:
+    words = attribute.split()
+    if not words:
+        return "attribute_empty"
+    if attribute in name_words or set(words) <= name_words:
+        return "attribute_repeats_object_name"
+    if all(function_word(w) for w in words):
+        return "attribute_function_word"
+    if len(words) == 1 and verb_attribute(attribute):
+        return "attribute_verb"
+    return None
+
+
+def clean_attributes(obj_name: str, attributes: tuple[str, ...], drops: DropLog, where: str):
+    """The object's attributes after the rules of the module docstring."""
+    name_words = set(obj_name.split())
+    kept: list[str] = []
+    for raw in attributes:
+        attribute = clean_phrase(raw, "attribute", drops)
+        reason = _attribute_reason(attribute, name_words)
+        if reason is None and any(same_attribute(attribute, k) for k in kept):
+            reason = "attribute_synonym_merged"
+        if reason is not None:
+            drops.drop(STAGE, reason, f"{where}: {raw!r} on {obj_name!r}")
+        else:
+            kept.append(attribute)
+    return tuple(kept)
+
+
+def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
+    """A copy of ``g`` with clean names, attributes and predicates (see the module docstring)."""
+    where = f"image {g.image_id}"
+    objects: list[SGObject] = []
+    for o in g.objects:
+        name = clean_phrase(normalize_object(o.name), "object_name", drops)
+        if not name:
+            drops.drop(STAGE, "object_name_empty", f"{where} object {o.id}")
+            continue
+        if all(function_word(w) for w in name.split()):
+            drops.drop(STAGE, "object_name_function_word", f"{where} object {o.id}: {name!r}")
+            continue
+        attrs = clean_attributes(name, o.attributes, drops, where)
+        objects.append(SGObject(o.id, name, attrs, o.box, o.synset))
+    ids = {o.id for o in objects}
+    rels: list[Relationship] = []
+    seen: set[tuple[int, str, int]] = set()
+    for r in g.relationships:
+        if r.subject not in ids or r.object not in ids:
+            drops.drop(STAGE, "relationship_object_dropped", where)
+            continue
+        if r.subject == r.object:
+            drops.drop(STAGE, "self_loop_relationship", where)
+            continue
+        predicate = clean_phrase(r.predicate, "predicate", drops, articles=False)
+        if not predicate:
+            drops.drop(STAGE, "predicate_empty", where)
+            continue
+        if ARTICLES.issuperset(predicate.split()):
+            drops.drop(STAGE, "predicate_article", f"{where}: {r.predicate!r}")
+            continue
+        inflected = inflect_predicate(predicate)
+        if inflected != predicate:
+            drops.repair(STAGE, "predicate_inflected")
+        key = (r.subject, inflected, r.object)
+        if key in seen:
+            drops.drop(STAGE, "repeated_relationship", where)
+            continue
+        seen.add(key)
+        rels.append(Relationship(r.subject, inflected, r.object, r.synset))
+    return SceneGraph(objects, rels, g.image_id, g.width, g.height)

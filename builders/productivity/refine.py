@@ -1,0 +1,173 @@
+"""Adversarial refinement (issue 13, part 5; SugarCrepe's idea applied at generation time).
+
+A text-only scorer that prefers the positive over its negatives (or the reverse) solves a
+retrieval set without the image. For each ground truth and negative type with more valid
+candidates than the ``k`` a set needs, the ``k`` negatives are chosen so that the positive's
+rank among them is balanced under the generation-time blind scorers:
+
+1. every scorer (word frequency and the n-gram LM of
+   :class:`crepe_datasets.generators.filters.frequency_lm.FrequencyLMRanker`) marks each candidate
+   above, tied with or below the positive;
+2. a target ``t`` in ``0..k`` — how many chosen negatives should be above the positive — is
+   taken in turn (``t = c mod (k + 1)`` for the ``c``-th set of this type and complexity in the
+   chunk), so targets are spread evenly and the positive is ranked first, second, … last
+   equally often: both "pick the most plausible" and "pick the least plausible" score chance;
+3. candidates fall into groups by their marks under both scorers; the choice of counts per
+   group whose number of candidates at or above the positive misses the target by the fewest
+   (summed over both scorers) wins, ties to the choice that keeps earlier candidates; within a
+   group candidates keep their generation order;
+4. a set that cannot reach its target (no candidate as plausible as the positive, say) would
+   rank the positive first; so a choice is allowed only while, under each scorer, the expected
+   R@1 of "pick the highest" and of "pick the lowest" (ties shared) summed over the sets kept
+   so far stays within chance's share ``1 / (k + 1)`` per set. An item with no allowed choice loses that type's
+   negatives (stage ``productivity_refinement``, reason ``<type>_no_balanced_choice``, one
+   count per candidate), so its row leaves that config (and ``hn_all``), not the dataset.
+
+The chosen negatives move to the front of the item's list (the configs take the first ``k``);
+the others stay behind them, unused. :class:`RefineStats` counts sets, candidates, those
+discarded and sets whose choice differs from the first ``k``, per type, for the manifest.
+Deterministic: no random numbers; the chunk's order of items fixes the targets.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from crepe_datasets.builders.productivity.items import RenderedItem
+from crepe_datasets.scenegraph.provenance import DropLog
+
+REFINED_TYPES = ("atom", "swap")
+STAGE = "productivity_refinement"
+
+
+@dataclass
+class RefineStats:
+    """Per negative type: sets refined, candidates seen, discarded, sets changed."""
+
+    counts: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+
+    def merge(self, other: RefineStats) -> None:
+        for t, c in other.counts.items():
+            self.counts[t].update(c)
+
+    def merge_dict(self, data: dict[str, dict[str, int]]) -> None:
+        for t, c in data.items():
+            self.counts[t].update(c)
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        return {t: dict(sorted(c.items())) for t, c in sorted(self.counts.items())}
+
+
+@dataclass
+class _Balance:
+    """Running counts of one (type, complexity) in a chunk: sets kept, and each scorer's
+    expected R@1 sums of "pick the highest" (``first``) and "pick the lowest" (``last``)."""
+
+    seen: int = 0
+    first: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    last: list[float] = field(default_factory=lambda: [0.0, 0.0])
+
+    def fits(self, first: list[float], last: list[float], k: int) -> bool:
+        budget = (self.seen + 1) / (k + 1) + 1e-9
+        return all(self.first[s] + first[s] <= budget for s in (0, 1)) and all(
+            self.last[s] + last[s] <= budget for s in (0, 1)
+        )
+
+    def add(self, first: list[float], last: list[float]) -> None:
+        self.seen += 1
+        for s in (0, 1):
+            self.first[s] += first[s]
+            self.last[s] += last[s]
+
+
+# A candidate's state under one scorer: 1 above the positive, 0 tied, -1 below.
+State = tuple[int, int]
+
+
+def _choose(states: list[State], k: int, target: int, balance: _Balance) -> list[int] | None:
+    """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
+    would rank the positive first or last beyond chance's share."""
+    groups: dict[State, list[int]] = defaultdict(list)
+    for i, st in enumerate(states):
+        groups[st].append(i)
+    keys = sorted(groups, reverse=True)
+    best: tuple[int, list[int], list[float], list[float]] | None = None
+    for counts in itertools.product(*(range(min(k, len(groups[key])) + 1) for key in keys)):
+        if sum(counts) != k:
+            continue
+        picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
+        above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
+        ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
+        first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
+        last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
+        if not balance.fits(first, last, k):
+            continue
+        cost = sum(abs(a - target) for a in above)
+        chosen = sorted(i for key, n in picked for i in groups[key][:n])
+        if best is None or (cost, chosen) < (best[0], best[1]):
+            best = (cost, chosen, first, last)
+    if best is None:
+        return None
+    balance.add(best[2], best[3])
+    return best[1]
+
+
+def _state(score: float, base: float) -> int:
+    return (score > base) - (score < base)
+
+
+def refine(
+    rendered: list[RenderedItem],
+    scorers: Sequence[Callable[[str], float]],
+    k: int,
+    stats: RefineStats,
+    types: Sequence[str] = REFINED_TYPES,
+    drops: DropLog | None = None,
+) -> None:
+    """Reorder each item's negatives so the first ``k`` of each type are the balanced choice;
+    an item without a balanced choice loses that type's negatives (counted)."""
+    balances: dict[tuple[str, int], _Balance] = defaultdict(_Balance)
+    for r in rendered:
+        for t in types:
+            pool = [neg for neg in r.negatives if neg.type == t]
+            if len(pool) < k:
+                continue
+            c = stats.counts[t]
+            c["sets"] += 1
+            c["candidates"] += len(pool)
+            balance = balances[(t, r.item.n)]
+            base = [fn(r.caption) for fn in scorers[:2]]
+            states = [
+                tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))
+                for neg in pool
+            ]
+            chosen = _choose(states, k, balance.seen % (k + 1), balance)  # type: ignore[arg-type]
+            others = [neg for neg in r.negatives if neg.type != t]
+            if chosen is None:
+                c["sets_without_balanced_choice"] += 1
+                c["discarded"] += len(pool)
+                if drops is not None:
+                    drops.drop(STAGE, f"{t}_no_balanced_choice", r.caption, n=len(pool))
+                r.negatives = others
+                continue
+            c["discarded"] += len(pool) - k
+            c["changed"] += chosen != list(range(k))
+            picked = [pool[i] for i in chosen]
+            rest = [neg for neg in pool if all(neg is not p for p in picked)]
+            r.negatives = others + picked + rest
+
+
+def default_scorers(ranker: Any = None) -> list[Callable[[str], float]]:
+    """Word frequency and the ranker's score (default: the shipped COCO n-gram LM)."""
+    from crepe_datasets.generators.filters.frequency_lm import (
+        FrequencyLMRanker,
+        word_frequency_score,
+    )
+
+    lm = ranker or FrequencyLMRanker()
+    score = getattr(lm, "score", None) or (lambda text: lm.rank([text])[0])
+    return [word_frequency_score, score]

@@ -1,0 +1,76 @@
+"""Readable English for written captions: indefinite articles and broken-phrase checks.
+
+:func:`indefinite_article` chooses "a" or "an" by the sound of the next word, with the common
+spelling exceptions ("an hour", "a uniform", "a one-way sign", "an umbrella").
+
+:func:`broken_reason` is the check that every rendered text (positive or negative, template or
+LLM) passes through in the builder's one rendering path; a text that fails is never emitted:
+
+* ``repeated_word`` — the same word twice in a row ("leg leg of a chair");
+* ``doubled_article`` — two articles in a row ("an an outlet", "a the window");
+* ``wrong_article`` — "a" before a vowel sound or "an" before a consonant sound ("a apple").
+
+Example:
+    >>> indefinite_article("umbrella"), indefinite_article("uniform"), indefinite_article("hour")
+    ('an', 'a', 'an')
+    >>> broken_reason("an an outlet"), broken_reason("the man holds a book")
+    ('doubled_article', None)
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+
+ARTICLES = frozenset({"a", "an", "the"})
+_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+# Vowel letters read with a consonant sound, and silent h: the usual spelling exceptions.
+_A_BEFORE = (
+    "uni",
+    "use",
+    "usu",
+    "uti",
+    "ute",
+    "ure",
+    "uri",
+    "uro",
+    "eu",
+    "ewe",
+    "one",
+    "once",
+    "ubiq",
+)
+_AN_BEFORE = ("hour", "honest", "honor", "honour", "heir")
+
+
+@functools.lru_cache(maxsize=100_000)
+def indefinite_article(text: str) -> str:
+    """ "a" or "an" for the phrase ``text`` (by its first word's sound)."""
+    word = text.strip().lower().split(" ", 1)[0] if text.strip() else ""
+    if not word:
+        return "a"
+    if word.startswith(_AN_BEFORE):
+        return "an"
+    if word.startswith(_A_BEFORE):
+        return "a"
+    if len(word) == 1 and word.isalpha():  # a letter read by its name: "an x", "a b"
+        return "an" if word in "aefhilmnorsx" else "a"
+    return "an" if word[0] in "aeiou" or word[0] in "8" else "a"
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def broken_reason(text: str) -> str | None:
+    """The first reason ``text`` is not readable English of the house style, or ``None``."""
+    words = _words(text)
+    for prev, word in itertools.pairwise(words):
+        if prev in ARTICLES and word in ARTICLES:
+            return "doubled_article"
+        if prev == word:
+            return "repeated_word"
+        if prev in ("a", "an") and indefinite_article(word) != prev:
+            return "wrong_article"
+    return None

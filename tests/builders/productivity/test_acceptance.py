@@ -1,0 +1,30 @@
+"""Issue 13's acceptance test on the 100 real Visual Genome images (template captions, no NLI)."""
+
+from __future__ import annotations
+
+import pytest
+
+from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
+from tests.conftest import require_shared
+
+pytestmark = pytest.mark.slow
+
+# Ground truths per n before issue 13 (same images, seed and settings).
+BEFORE = dict(zip(range(4, 13), (120, 129, 133, 146, 174, 162, 148, 165, 164), strict=True))
+
+
+def test_blind_baselines_at_chance_and_rows_kept(tmp_path):
+    vg = require_shared("visual_genome", "images_1-100")
+    _, manifest = build_productivity(
+        ProductivitySettings(vg=str(vg), out=str(tmp_path / "ds"), progress=False)
+    )
+    validation = manifest.validation
+    assert validation["invariants"]["passed"] and validation["shortcuts"]["passed"]
+    blind = validation["blind_baselines"]
+    for config in ("hn_atom", "hn_swap"):
+        for split, r in blind["configs"][config]["splits"].items():
+            assert r["best_r1"] <= r["chance"] + blind["margin"] + 1e-9, (config, split, r)
+    assert blind["passed"]
+    for split, count in manifest.summary["ground_truths_per_n"].items():
+        before = BEFORE[int(split.rsplit("_", 1)[1])]
+        assert abs(count - before) <= 0.15 * before, (split, count, before)

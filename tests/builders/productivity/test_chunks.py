@@ -1,0 +1,69 @@
+"""Chunks on engines: the same dataset in-process and on a 2-worker pool; resume by chunk."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import pytest
+
+from crepe_datasets.builders.engines import make_engine
+from crepe_datasets.builders.productivity import chunks
+from crepe_datasets.builders.productivity.build import (
+    ProductivitySettings,
+    _chunk_folder,
+    build_productivity,
+)
+from tests.conftest import require_shared
+
+pytestmark = pytest.mark.slow
+
+
+def _parquet(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*.parquet"))}
+
+
+def _settings(vg, out, **kw):
+    return ProductivitySettings(
+        vg=str(vg), out=str(out), limit=6, chunk_images=2, progress=False, max_n=7, **kw
+    )
+
+
+def test_pool_of_two_workers_builds_the_same_bytes(tmp_path):
+    vg = require_shared("visual_genome", "images_1-100")
+    one, _ = build_productivity(_settings(vg, tmp_path / "one"))
+    with make_engine("local", 2) as engine:
+        two, manifest = build_productivity(_settings(vg, tmp_path / "two"), engine)
+    assert _parquet(one) == _parquet(two) and _parquet(one)
+    assert '"workers": 2' in manifest.models["engine"]
+    assert not (tmp_path / ".crepe_cache").exists()  # chunks and empty cache folders removed
+
+
+def test_interrupted_build_resumes_from_finished_chunks(tmp_path, monkeypatch):
+    vg = require_shared("visual_genome", "images_1-100")
+    fresh, _ = build_productivity(_settings(vg, tmp_path / "fresh"))
+    s = _settings(vg, tmp_path / "resumed")
+    folder = _chunk_folder(
+        s, vg / "scene_graphs.json", vg / "image_data.json"
+    )  # as the interrupted run left it: run.json and chunk 0 done
+    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
+
+    infos = read_image_data(vg / "image_data.json")
+    graphs = list(iter_scene_graphs(vg / "scene_graphs.json", DropLog(), infos))[:2]
+    records = [(g.to_dict(), infos[str(g.image_id)].file_name) for g in graphs]
+    chunks.run_chunk(asdict(s), 0, records, str(folder))
+    calls = []
+    real = chunks.process_chunk
+    monkeypatch.setattr(chunks, "process_chunk", lambda s_, r: calls.append(1) or real(s_, r))
+    resumed, _ = build_productivity(s)
+    assert len(calls) == 2  # chunks 1 and 2 of 3
+    assert _parquet(fresh) == _parquet(resumed)
+
+
+def test_chunks_of_other_settings_are_not_reused(tmp_path):
+    vg = require_shared("visual_genome", "images_1-100")
+    inputs = (vg / "scene_graphs.json", vg / "image_data.json")
+    folder = _chunk_folder(_settings(vg, tmp_path / "x"), *inputs)
+    (folder / "chunk-000000.json.gz").write_bytes(b"stale")
+    _chunk_folder(_settings(vg, tmp_path / "x", seed=1), *inputs)
+    assert not (folder / "chunk-000000.json.gz").exists()

@@ -1,0 +1,126 @@
+"""Cleaning Visual Genome text before sampling: every change counted, real data clean."""
+
+from __future__ import annotations
+
+import itertools
+
+from crepe_datasets.builders.productivity.clean import STAGE, clean_graph
+from crepe_datasets.builders.productivity.words import (
+    function_word,
+    inflect_predicate,
+    same_attribute,
+    verb_attribute,
+)
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Box, Relationship, SceneGraph, SGObject
+from tests.conftest import require_shared
+
+
+def test_word_rules_from_wordnet_and_spacy():
+    assert function_word("on") and function_word("behind") and function_word("the")
+    assert not any(function_word(w) for w in ("empty", "full", "top", "white", "two"))
+    assert verb_attribute("see") and verb_attribute("hold")
+    assert not any(verb_attribute(w) for w in ("parked", "standing", "open", "wooden", "water"))
+    assert same_attribute("gray", "grey") and not same_attribute("white", "black")
+    assert inflect_predicate("hold") == "holds" and inflect_predicate("sit on") == "sits on"
+    assert inflect_predicate("have") == "has"
+    for kept in ("holding", "parked on", "near", "in front of", "on top of", "has"):
+        assert inflect_predicate(kept) == kept
+
+
+def test_clean_graph_repairs_and_drops_with_reasons():
+    g = SceneGraph(
+        [
+            SGObject(1, "leg leg", ("the wooden", "leg")),
+            SGObject(2, "a car", ("gray", "grey", "on", "hold", "parked")),
+            SGObject(3, "  ", ("red",)),
+            SGObject(4, "caf\u00e9 table", ()),
+            SGObject(5, "\u732b", ()),
+        ],
+        [
+            Relationship(1, "hold", 2),
+            Relationship(2, "hold", 1),
+            Relationship(1, "holds", 2),
+            Relationship(1, "on", 1),
+            Relationship(1, "near", 3),
+        ],
+        "7",
+    )
+    drops = DropLog()
+    out = clean_graph(g, drops)
+    by_id = out.object_by_id()
+    assert by_id[1].name == "leg" and by_id[1].attributes == ("wooden",)
+    assert by_id[2].name == "car" and by_id[2].attributes == ("gray", "parked")
+    assert by_id[4].name == "cafe table" and set(by_id) == {1, 2, 4}
+    assert [(r.subject, r.predicate, r.object) for r in out.relationships] == [
+        (1, "holds", 2),
+        (2, "holds", 1),  # a cycle is a valid scene graph
+    ]
+    dropped = drops.to_dict()[STAGE]
+    for reason in (
+        "object_name_empty",
+        "attribute_repeats_object_name",
+        "attribute_synonym_merged",
+        "attribute_function_word",
+        "attribute_verb",
+        "repeated_relationship",
+        "self_loop_relationship",
+        "relationship_object_dropped",
+    ):
+        assert dropped[reason] >= 1, reason
+    repaired = drops.repairs_dict()[STAGE]
+    for reason in (
+        "object_name_repeated_word",
+        "object_name_article_removed",
+        "object_name_transliterated",
+        "attribute_article_removed",
+        "predicate_inflected",
+    ):
+        assert repaired[reason] >= 1, reason
+
+
+def test_real_sample_graphs_are_clean():
+    folder = require_shared("visual_genome", "images_1-100")
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
+
+    drops = DropLog()
+    infos = read_image_data(folder / "image_data.json", drops)
+    objects = 0
+    for raw in iter_scene_graphs(folder / "scene_graphs.json", drops, infos):
+        g = clean_graph(raw, drops)
+        for o in g.objects:
+            objects += 1
+            words = o.name.split()
+            assert o.name.isascii() and words and words[0] not in ("a", "an", "the")
+            assert all(a != b for a, b in itertools.pairwise(words))
+            for a in o.attributes:
+                assert not function_word(a) and a not in words
+        for r in g.relationships:
+            assert inflect_predicate(r.predicate) == r.predicate and r.subject != r.object
+    assert objects > 1000 and drops.total(STAGE) > 100
+
+
+def test_bad_boxes_are_clipped_or_dropped_by_the_reader(tmp_path):
+    import json
+
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs
+
+    graphs = [
+        {
+            "image_id": 1,
+            "objects": [
+                {"object_id": 1, "names": ["dog"], "x": 90, "y": 90, "w": 50, "h": 50},
+                {"object_id": 2, "names": ["cat"], "x": 500, "y": 500, "w": 5, "h": 5},
+                {"object_id": 3, "names": [""], "x": 1, "y": 1, "w": 5, "h": 5},
+            ],
+            "relationships": [],
+        }
+    ]
+    (tmp_path / "g.json").write_text(json.dumps(graphs))
+    (tmp_path / "i.json").write_text(json.dumps([{"image_id": 1, "width": 100, "height": 100}]))
+    drops = DropLog()
+    (g,) = iter_scene_graphs(tmp_path / "g.json", drops, tmp_path / "i.json")
+    g = clean_graph(g, drops)
+    assert [o.name for o in g.objects] == ["dog"]
+    assert g.objects[0].box == Box(90, 90, 10, 10)
+    assert drops.total() >= 2
