@@ -250,5 +250,5 @@ def test_out_never_replaces_a_folder_it_did_not_build(tmp_path, capsys) -> None:
     (user / "thesis.tex").write_text("keep me")
     captions = coco_subset(tmp_path / "coco", n_images=20)
     assert main(["build", "captioning", "--captions", f"coco:{captions}", "--out", str(user)]) == 2
-    assert "not a dataset folder built by crepe" in capsys.readouterr().err
+    assert "not a dataset built by crepe" in capsys.readouterr().err
     assert [p.name for p in user.iterdir()] == ["thesis.tex"]
