@@ -16,14 +16,17 @@ baseline without information scores chance exactly (expected R@1, as in
   counts toward no verdict where negation is the point (``hn_negate``, ``hn_all``): inherent
   to negation sets, not a defect.
 
-A config *passes* when every counted baseline, in both directions, is at most chance + 0.05 in
-every split of at least :data:`MIN_ROWS` rows (smaller splits are reported, not judged: one row
-moves their R@1 by more than the margin). :data:`TARGETS` are the configs whose verdict sets
-the audit's ``passed``.
+A config *passes* when no counted baseline, in either direction, is *significantly* above
+chance + 0.05 in any split: a split fails when its R@1 exceeds chance + 0.05 and an exact
+one-sided binomial test against chance + 0.05 over its rows gives p < :data:`ALPHA`
+(:func:`excess_p_value`), so that a small split (where one row moves R@1 by more than the
+margin) fails only on evidence. The point estimates and p-values are reported beside it.
+:data:`TARGETS` are the configs whose verdict sets the audit's ``passed``.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +37,39 @@ from crepe_datasets.validation.shortcuts import FEATURES, MARGIN
 
 HELD_OUT_COUNTS = Path(__file__).resolve().parent / "data" / "ngrams_cc3m_validation.json.gz"
 TARGETS = ("hn_atom", "hn_swap")
-MIN_ROWS = 20
+MIN_ROWS = 20  # below this a split's R@1 is flagged as noisy in reports
+ALPHA = 0.05
+
+
+def excess_p_value(r1: float, chance: float, rows: int) -> float:
+    """One-sided exact binomial p-value of ``r1`` over ``rows`` sets against chance + margin.
+
+    The chance that a baseline at exactly chance + margin picks the positive in at least
+    ``ceil(r1 * rows)`` of ``rows`` sets; small when the excess is more than sampling noise.
+    """
+    p0 = min(max(chance + MARGIN, 0.0), 1.0)
+    k = math.ceil(r1 * rows - 1e-9)
+    if rows <= 0 or k <= 0 or p0 >= 1.0:
+        return 1.0
+    if p0 <= 0.0:
+        return 0.0
+    log_p, log_q = math.log(p0), math.log1p(-p0)
+    base = math.lgamma(rows + 1)
+    return min(
+        1.0,
+        sum(
+            math.exp(
+                base
+                - math.lgamma(i + 1)
+                - math.lgamma(rows - i + 1)
+                + i * log_p
+                + (rows - i) * log_q
+            )
+            for i in range(k, rows + 1)
+        ),
+    )
+
+
 NEGATION_CONFIGS = ("hn_negate", "hn_all")
 _NEGATION = re.compile(r"\b(no|not|never|nothing|none|nobody|without|n't)\b", re.IGNORECASE)
 
@@ -84,7 +119,8 @@ class BlindResult:
         if not values:
             return "none", 0.0, True
         name, value = max(values.items(), key=lambda kv: (kv[1], kv[0]))
-        return name, value, value <= self.chance + MARGIN + 1e-9 or self.rows < MIN_ROWS
+        within = value <= self.chance + MARGIN + 1e-9
+        return name, value, within or excess_p_value(value, self.chance, self.rows) >= ALPHA
 
     def to_dict(self, counted: Iterable[str]) -> dict[str, Any]:
         name, value, ok = self.verdict(counted)
@@ -95,6 +131,7 @@ class BlindResult:
             "best_baseline": name,
             "best_r1": round(value, 4),
             "passed": ok,
+            "p_value": round(excess_p_value(value, self.chance, self.rows), 4),
             "judged": self.rows >= MIN_ROWS,
         }
 

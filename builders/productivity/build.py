@@ -21,6 +21,7 @@ resumes: :mod:`crepe_datasets.builders.productivity.chunks`):
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import itertools
 import json
 import shutil
@@ -54,7 +55,12 @@ from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.leftovers import SPOOL_PREFIX, clean_stale, owner_tag
-from crepe_datasets.scenegraph.provenance import DropLog, describe_input, write_json_atomic
+from crepe_datasets.scenegraph.provenance import (
+    DropLog,
+    cache_root,
+    describe_input,
+    write_json_atomic,
+)
 from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.scenegraph.version import __version__
 from crepe_datasets.scenegraph.vg.folder import vg_files
@@ -101,12 +107,15 @@ def _vg_files(vg: str) -> tuple[Path, Path]:
 
 
 def _chunk_folder(s: ProductivitySettings, *inputs: Path) -> Path:
-    """The run's folder of finished chunks (``<out>/../.crepe_cache/productivity/<name>``);
-    chunks of other inputs or settings are removed, so a resumed build never mixes runs."""
-    folder = Path(s.out).resolve().parent / ".crepe_cache" / "productivity" / Path(s.out).name
+    """The run's folder of finished chunks (``$CREPE_CACHE/productivity-chunks/<hash of --out>``,
+    nothing beside the user's output); chunks of other inputs or settings are removed, so a
+    resumed build never mixes runs."""
+    out = str(Path(s.out).resolve())
+    folder = cache_root("productivity-chunks") / hashlib.sha256(out.encode()).hexdigest()[:16]
+    unused = ("progress", "out", "allow_failed_checks")  # settings that do not change a chunk
     key = {
         "inputs": [describe_input(p).to_dict() for p in inputs],
-        "settings": {k: v for k, v in asdict(s).items() if k not in ("progress", "out")},
+        "settings": {k: v for k, v in asdict(s).items() if k not in unused},
     }
     run = folder / "run.json"
     if run.exists() and json.loads(run.read_text(encoding="utf-8")) != key:
@@ -292,7 +301,6 @@ def build_productivity(
             allow_failed_checks=s.allow_failed_checks,
         )
     shutil.rmtree(chunk_dir, ignore_errors=True)  # the dataset is written: nothing to resume
-    for parent in (chunk_dir.parent, chunk_dir.parent.parent):  # and no empty cache folders
-        with contextlib.suppress(OSError):
-            parent.rmdir()
+    with contextlib.suppress(OSError):  # and no empty cache folder
+        chunk_dir.parent.rmdir()
     return out, manifest

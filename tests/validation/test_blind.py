@@ -55,9 +55,11 @@ def test_splits_in_numeric_order():
     ]
 
 
-def test_small_splits_are_reported_not_judged():
-    rows = [{"caption": "black car", "hard_negatives": ["black tetrode"]}] * 5
-    data = blind_audit({"hn_atom": {"complexity_4": rows}}).to_dict()
-    split = data["configs"]["hn_atom"]["splits"]["complexity_4"]
+def test_small_splits_fail_only_on_evidence():
+    rows = [{"caption": "black car", "hard_negatives": ["black tetrode"]}]
+    few = blind_audit({"hn_atom": {"complexity_4": rows * 2}}).to_dict()
+    split = few["configs"]["hn_atom"]["splits"]["complexity_4"]
     assert split["best_r1"] == 1.0 and not split["judged"] and split["passed"]
-    assert any("too few rows" in line for line in blind_lines(data))
+    assert any("too few rows" in line for line in blind_lines(few))
+    many = blind_audit({"hn_atom": {"complexity_4": rows * 30}}).to_dict()
+    assert not many["configs"]["hn_atom"]["splits"]["complexity_4"]["passed"] and not many["passed"]

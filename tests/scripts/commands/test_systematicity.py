@@ -126,6 +126,8 @@ def test_choices_are_checked(tmp_path: Path, capsys) -> None:
     assert "--no-nli" in capsys.readouterr().err
     assert main(_args(vg, out)) == 2
     assert "--seen FOLDER or --training" in capsys.readouterr().err
-    assert main(_args(tmp_path, out, "--seen", str(tmp_path))) == 2
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(_args(empty, out, "--seen", str(empty))) == 2
     assert "region_descriptions.json" in capsys.readouterr().err
     _no_leftovers(out)
