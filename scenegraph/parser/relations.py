@@ -25,7 +25,8 @@ Rules:
 from __future__ import annotations
 
 from crepe_datasets.scenegraph.parser import rules, words
-from crepe_datasets.scenegraph.parser.nouns import Nouns, _conjuncts, attribute_text
+from crepe_datasets.scenegraph.parser.attributes import attribute_texts
+from crepe_datasets.scenegraph.parser.nouns import Nouns, _conjuncts
 from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 Triple = tuple[int, str, int]
@@ -193,5 +194,5 @@ def copula_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
         for s in subjects(tv, nouns, v):
             for adj in [a, *_conjuncts(tv, a)]:
                 if tv.lower[adj] not in rules.NON_ATTRIBUTES:
-                    out.append((s, attribute_text(tv, adj)))
+                    out += [(s, text) for text in attribute_texts(tv, adj)]
     return out

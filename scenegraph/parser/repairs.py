@@ -10,6 +10,9 @@ regular ways. Each repair rewrites the :class:`TokenView` in place:
    "have" child becomes the direct object of "have".
 3. **"X with Y in it"**: the pronoun stands for X, so the preposition hangs from Y
    ("glass with liquid in it" -> (liquid, in, glass)); recorded in ``TokenView.pronoun``.
+4. **Adjectives tagged as nouns** ("white/NNP building", "silver/NN car", "brown and tan/NNP
+   dog"): a noun-tagged adjectival modifier (``amod``, or a conjunct of one) that WordNet knows
+   as an adjective is an adjective, so it never becomes an object (applied first).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 GERUND_SUBJECT_DEPS = ("compound", "npadvmod", "nmod", "amod")
 PRONOUNS = frozenset({"it", "them"})
+NOUN_POS = frozenset({"NOUN", "PROPN"})
 
 
 def gerund_roots(tv: TokenView) -> bool:
@@ -82,8 +86,20 @@ def pronoun_objects(tv: TokenView) -> None:
             tv.reindex()
 
 
+def adjective_nouns(tv: TokenView) -> None:
+    """Repair 4."""
+    for i in tv.with_dep("amod", "conj"):  # in caption order: a conjunct follows its head
+        if tv.pos[i] not in NOUN_POS or not words.is_adjective(tv.lower[i]):
+            continue
+        h = tv.head[i]
+        if tv.dep[i] == "conj" and not (h < i and tv.pos[h] == "ADJ" and tv.dep[h] == "amod"):
+            continue
+        tv.pos[i], tv.tag[i] = "ADJ", "JJ"
+
+
 def repair(tv: TokenView) -> TokenView:
     """Apply every repair in order."""
+    adjective_nouns(tv)
     if gerund_roots(tv) | have_auxiliary(tv):
         tv.reindex()
     pronoun_objects(tv)

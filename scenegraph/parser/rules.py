@@ -230,3 +230,17 @@ POSITION_WORDS: frozenset[str] = frozenset(
 COLOR_HYPERNYMS: frozenset[str] = frozenset(
     {"color.n.01", "chromatic_color.n.01", "achromatic_color.n.01"}
 )
+
+#: Part nouns whose "-ed" adjective means having the part, keyed by the adjective's stem:
+#: "dark haired" -> (X, have, hair), (hair, is, dark) (:mod:`.parts`). Body parts, garment and
+#: vehicle parts; not patterns or materials ("striped", "tiled" describe the thing itself).
+PART_NOUNS: dict[str, str] = {
+    **{
+        w: w
+        for w in """hair sleeve head face eye ear nose mouth neck leg arm hand foot tail horn
+        wing beak skin fur feather bill wheel door roof frame handle brim collar blade
+        petal""".split()
+    },
+    "leav": "leaf",  # "leaved"
+    "leave": "leaf",
+}

@@ -157,3 +157,24 @@ def is_opaque_compound(phrase: str, head: str) -> bool:
         if names & heads:
             return False
     return True
+
+
+COLOR_ADJECTIVES = frozenset({"chromatic.a.03", "achromatic.a.01"})
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_color(word: str) -> bool:
+    """True for a colour word: a noun sense (first four) is a colour ("white", "tan", "navy"),
+    or the first adjective sense is a chromatic or achromatic one ("grey", "brownish")."""
+    if _hypernym_names(word, 4) & rules.COLOR_HYPERNYMS:
+        return True
+    wn = _wordnet()
+    senses = wn.synsets(word, pos="a")[:1] if wn is not None else []
+    return any(s.name() in COLOR_ADJECTIVES for a in senses for s in a.similar_tos())
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_adjective(word: str) -> bool:
+    """True when WordNet knows the word as an adjective ("white", "silver", "square")."""
+    wn = _wordnet()
+    return wn is not None and bool(wn.synsets(word, pos="a"))
