@@ -25,6 +25,7 @@ from crepe_datasets.scenegraph.parser.nouns import find_nouns
 from crepe_datasets.scenegraph.parser.relations import (
     copula_attributes,
     direct_objects,
+    gerund_attributes,
     possessives,
     prepositions,
 )
@@ -39,7 +40,7 @@ __all__ = ["PARSER_VERSION", "CaptionParser", "parse_caption", "parse_view"]
 def parse_view(tv: TokenView) -> SceneGraph:
     """Scene graph of one caption given as a :class:`TokenView`."""
     nouns = find_nouns(repair(tv))
-    for s, attribute in copula_attributes(tv, nouns):
+    for s, attribute in copula_attributes(tv, nouns) + gerund_attributes(tv, nouns):
         nouns.nodes[s].add(attribute)
     triples: list[tuple[int, str, int]] = []
     seen: set[tuple[int, str, int]] = set()

@@ -18,6 +18,9 @@ Rules:
 * **Direct objects**: (subject, verb-lemma + particle, object) ("man holds knife" -> hold).
 * **Possessives**: "the player's socks" -> (player, have, sock).
 * **Copula attributes**: "the shirt is red" -> (shirt, is, red).
+* **Intransitive gerunds**: a caption whose root is an "-ing" verb with a subject and nothing
+  else (no object, preposition, particle, adverb or clause) describes the subject: "man in
+  jeans smiling", "the zebra is standing" -> (man, is, smiling), (zebra, is, standing).
 * A preposition stranded in a relative clause takes the modified noun as its object
   ("the table the vases are on" -> (vase, on, table)).
 """
@@ -195,4 +198,20 @@ def copula_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
             for adj in [a, *_conjuncts(tv, a)]:
                 if tv.lower[adj] not in rules.NON_ATTRIBUTES:
                     out += [(s, text) for text in attribute_texts(tv, adj)]
+    return out
+
+
+#: Children an intransitive gerund root may have (anything else is a complement).
+BARE_VERB_DEPS = frozenset({"nsubj", "aux", "punct"})
+
+
+def gerund_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
+    """(subject, verb as written) for a bare "-ing" root: "the zebra is standing"."""
+    out: list[tuple[int, str]] = []
+    for v in tv.with_dep("ROOT"):
+        if tv.pos[v] != "VERB" or tv.tag[v] != "VBG" or not tv.kids(v, "nsubj"):
+            continue
+        if any(tv.dep[c] not in BARE_VERB_DEPS for c in tv.children[v]):
+            continue
+        out += [(s, tv.lower[v]) for s in subjects(tv, nouns, v)]
     return out

@@ -13,6 +13,9 @@ regular ways. Each repair rewrites the :class:`TokenView` in place:
 4. **Adjectives tagged as nouns** ("white/NNP building", "silver/NN car", "brown and tan/NNP
    dog"): a noun-tagged adjectival modifier (``amod``, or a conjunct of one) that WordNet knows
    as an adjective is an adjective, so it never becomes an object (applied first).
+5. **A caption-initial past participle read as a verb** ("folded sheet on the bed", "parked
+   cars on the street"): a subjectless root in ``VBN``/``VBD`` whose direct object is the
+   noun phrase right after it modifies that noun, which becomes the root.
 """
 
 from __future__ import annotations
@@ -97,10 +100,39 @@ def adjective_nouns(tv: TokenView) -> None:
         tv.pos[i], tv.tag[i] = "ADJ", "JJ"
 
 
+PARTICIPLE_TAGS = frozenset({"VBN", "VBD"})
+NOUN_PHRASE_DEPS = frozenset({"amod", "compound", "nummod"})
+
+
+def initial_participle(tv: TokenView) -> bool:
+    """Repair 5; returns whether anything changed."""
+    if (
+        not tv.lower
+        or tv.dep[0] != "ROOT"
+        or tv.pos[0] != "VERB"
+        or tv.tag[0] not in PARTICIPLE_TAGS
+    ):
+        return False
+    kids = tv.children[0]
+    if any(tv.dep[c] in ("nsubj", "nsubjpass", "aux", "auxpass", "expl") for c in kids):
+        return False
+    objects = [c for c in kids if tv.dep[c] == "dobj" and tv.pos[c] in NOUN_POS]
+    if not objects:
+        return False
+    d = objects[0]
+    if any(tv.head[j] != d or tv.dep[j] not in NOUN_PHRASE_DEPS for j in range(1, d)):
+        return False
+    for c in kids:
+        tv.head[c] = d
+    tv.head[d], tv.dep[d] = d, "ROOT"
+    tv.head[0], tv.dep[0] = d, "amod"
+    return True
+
+
 def repair(tv: TokenView) -> TokenView:
     """Apply every repair in order."""
     adjective_nouns(tv)
-    if gerund_roots(tv) | have_auxiliary(tv):
+    if initial_participle(tv) | gerund_roots(tv) | have_auxiliary(tv):
         tv.reindex()
     pronoun_objects(tv)
     return tv
