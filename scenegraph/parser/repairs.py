@@ -16,6 +16,9 @@ regular ways. Each repair rewrites the :class:`TokenView` in place:
 5. **A caption-initial past participle read as a verb** ("folded sheet on the bed", "parked
    cars on the street"): a subjectless root in ``VBN``/``VBD`` whose direct object is the
    noun phrase right after it modifies that noun, which becomes the root.
+6. **Noun + gerund + noun read as a modified noun** ("man holding glass", "fence surrounding
+   zebras", where spaCy makes the gerund an ``amod`` of the second noun and the first noun a
+   modifier): the gerund is the verb, the first noun its subject, the second its object.
 """
 
 from __future__ import annotations
@@ -129,10 +132,35 @@ def initial_participle(tv: TokenView) -> bool:
     return True
 
 
+SUBJECT_AS_MODIFIER_DEPS = frozenset({"npadvmod", "nmod", "compound", "amod", "dep", "nsubj"})
+
+
+def gerund_modifiers(tv: TokenView) -> bool:
+    """Repair 6; returns whether anything changed."""
+    changed = False
+    for g in tv.with_dep("amod"):
+        n, s = tv.head[g], g - 1
+        if tv.tag[g] != "VBG" or n <= g or s < 0 or tv.pos[s] not in NOUN_POS:
+            continue
+        if tv.dep[s] not in SUBJECT_AS_MODIFIER_DEPS or tv.head[s] not in (g, n):
+            continue
+        root = tv.head[n] == n
+        tv.head[g], tv.dep[g], tv.pos[g] = (g if root else tv.head[n]), tv.dep[n], "VERB"
+        if root:
+            tv.dep[g] = "ROOT"
+        for c in tv.children[n]:
+            if c < s:  # "a zebra eating grass": the article goes with the subject
+                tv.head[c] = s
+        tv.head[n], tv.dep[n] = g, "dobj"
+        tv.head[s], tv.dep[s] = g, "nsubj"
+        changed = True
+    return changed
+
+
 def repair(tv: TokenView) -> TokenView:
     """Apply every repair in order."""
     adjective_nouns(tv)
-    if initial_participle(tv) | gerund_roots(tv) | have_auxiliary(tv):
+    if initial_participle(tv) | gerund_modifiers(tv) | gerund_roots(tv) | have_auxiliary(tv):
         tv.reindex()
     pronoun_objects(tv)
     return tv
