@@ -121,8 +121,9 @@ def compound_role(modifier: str, head: str) -> str:
     """What a noun modifier that does not merge with its head means (nouns rule 4).
 
     ``"attribute"`` when WordNet knows the modifier as an adjective or a material
-    ("tan couch", "stone wall"); ``"owner"`` when an animal or person modifies a body part
-    ("cat face" -> (cat, have, face)); otherwise ``"drop"`` ("city street" -> street).
+    ("tan couch", "stone wall"), or when an animal or person modifies another ("baby
+    elephant"); ``"owner"`` when an animal or person modifies a body part ("cat face" ->
+    (cat, have, face)); otherwise ``"drop"`` ("city street" -> street).
     """
     wn = _wordnet()
     if wn is None:
@@ -135,6 +136,8 @@ def compound_role(modifier: str, head: str) -> str:
         modifier, 1
     ):
         return "owner"
+    if _hypernym_names(modifier, 1) & BEINGS and _hypernym_names(head, 1) & BEINGS:
+        return "attribute"  # "baby elephant", "mother bear", "adult zebra"
     return "drop"
 
 
@@ -159,6 +162,8 @@ def is_opaque_compound(phrase: str, head: str) -> bool:
     return True
 
 
+#: First-sense hypernyms of animals and people (compound_role).
+BEINGS = frozenset({"animal.n.01", "person.n.01"})
 COLOR_ADJECTIVES = frozenset({"chromatic.a.03", "achromatic.a.01"})
 
 
