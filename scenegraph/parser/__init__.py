@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from crepe_datasets.scenegraph.parser.attribute_rules import AttributeRules
+from crepe_datasets.scenegraph.parser.attributes import distributive_counts
 from crepe_datasets.scenegraph.parser.nouns import find_nouns
 from crepe_datasets.scenegraph.parser.relations import (
     copula_attributes,
@@ -50,6 +51,9 @@ def parse_view(tv: TokenView) -> SceneGraph:
         if triple not in seen and triple[0] != triple[2]:
             seen.add(triple)
             triples.append(triple)
+    counted = {t: n.attributes for t, n in nouns.nodes.items()}
+    for o, n in distributive_counts(tv, counted, triples):
+        nouns.nodes[o].add(n)
     order = sorted(nouns.nodes)
     ids = {tok: k for k, tok in enumerate(order)}
     objects = [

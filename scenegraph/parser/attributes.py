@@ -17,6 +17,9 @@ Rules (rule 5 of :mod:`crepe_datasets.scenegraph.parser.nouns`), over spaCy's la
 3. **Shades** (:data:`SHADES`) join the colour (or "colored") right after them ("dark green
    leaves" -> "dark green", "light colored shirt" -> "light colored"); before anything else
    they are attributes of their own ("dark wooden floor" -> dark, wooden).
+5. **Distributive counts**: a count of a subject carries over to a bare plural it relates to,
+   "two men in suits" -> (suit, is, 2), "three people holding rackets" -> (racket, is, 3)
+   (:func:`distributive_counts`; not to a plural with its own article or count).
 4. **Coordinated adjectives read as a coordination with the noun** ("green, blue and yellow
    blanket", where spaCy makes "blanket" a conjunct of "blue"): the adjectives the noun is
    conjoined with are its attributes (:func:`conjoined_adjectives`).
@@ -173,4 +176,18 @@ def conjoined_adjectives(tv: TokenView, i: int) -> list[str]:
     for a in sorted(chain):
         if tv.lower[a] not in rules.NON_ATTRIBUTES and tv.lower[a] not in rules.POSITION_WORDS:
             out += attribute_texts(tv, a)
+    return out
+
+
+def distributive_counts(
+    tv: TokenView, attributes: dict[int, list[str]], triples: list[tuple[int, str, int]]
+) -> list[tuple[int, str]]:
+    """Rule 5: (object token, count) for the bare plurals that counted subjects relate to."""
+    out: list[tuple[int, str]] = []
+    for s, _, o in triples:
+        if o < s or tv.tag[o] != "NNS" or tv.kids(o, "det", "nummod", "predet"):
+            continue
+        counts = [a for a in attributes.get(s, ()) if a.isdigit()]
+        if len(counts) == 1 and not any(a.isdigit() for a in attributes.get(o, ())):
+            out.append((o, counts[0]))
     return out

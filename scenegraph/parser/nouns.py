@@ -132,6 +132,8 @@ def find_nouns(tv: TokenView) -> Nouns:
                 alias[i] = after_of
                 if low in rules.QUANTITY_ATTRIBUTES:
                     quantities.append((after_of, rules.QUANTITY_ATTRIBUTES[low]))
+                for c in tv.kids(i, "nummod"):  # "two slices of pie" -> (pie, is, 2)
+                    quantities.append((after_of, count(lower[c]) or ""))
                 continue
             if (
                 low in rules.RELATIONAL_NOUNS
