@@ -174,7 +174,12 @@ def find_nouns(tv: TokenView) -> Nouns:
             role = words.compound_role(attr, name)
             if count(attr):
                 node.add(count(attr) or "")
-            elif attr in rules.NON_ATTRIBUTES or attr in rules.POSITION_WORDS:
+            elif (
+                attr in rules.NON_ATTRIBUTES
+                or attr in rules.POSITION_WORDS
+                or attr in rules.COLOR_SUFFIXES
+                or len(attr) == 1
+            ):
                 continue
             elif role == "attribute":
                 node.add(rules.ATTRIBUTE_SPELLING.get(attr, attr))

@@ -197,6 +197,20 @@ MATERIAL_HYPERNYMS: frozenset[str] = frozenset(
     }
 )
 
+#: First-sense hypernyms that make a substance a kind of thing rather than a material: "food
+#: truck", "water bottle", "trash can", "bird cage" name things, not what they are made of.
+NOT_MATERIAL_HYPERNYMS: frozenset[str] = frozenset(
+    {
+        "food.n.01",
+        "food.n.02",
+        "edible_fruit.n.01",
+        "animal.n.01",
+        "waste.n.01",
+        "liquid.n.01",
+        "binary_compound.n.01",
+    }
+)
+
 #: Quantity nouns that FACTUAL-style graphs keep as an attribute of the counted object:
 #: "group of people" -> (people, is, group of); "slice of pizza" -> (pizza, is, slice).
 QUANTITY_ATTRIBUTES: dict[str, str] = {

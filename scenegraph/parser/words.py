@@ -130,7 +130,9 @@ def compound_role(modifier: str, head: str) -> str:
         return "attribute"
     if wn.synsets(modifier, pos="a"):
         return "attribute"
-    if _hypernym_names(modifier, 2) & rules.MATERIAL_HYPERNYMS:
+    if _hypernym_names(modifier, 2) & rules.MATERIAL_HYPERNYMS and not (
+        _hypernym_names(modifier, 1) & rules.NOT_MATERIAL_HYPERNYMS
+    ):
         return "attribute"
     if "body_part.n.01" in _hypernym_names(head) and "organism.n.01" in _hypernym_names(
         modifier, 1
