@@ -11,7 +11,8 @@ Rules (rule 5 of :mod:`crepe_datasets.scenegraph.parser.nouns`), over spaCy's la
    shirt" -> white, striped; "yellow painted hydrant" -> yellow, painted; "green grassy field"
    -> green, grassy. Kept joined: a shade word before a colour ("dark green", "bright red"),
    a colour before "colored" (which is then dropped: "white colored" -> white; "light
-   colored" stays, a shade alone being no colour), position words ("middle aged"),
+   colored" and "multi colored" stay, a shade or prefix alone being no colour), position
+   words ("middle aged"),
    hyphenated words ("yellow-green"), and modifiers that are not adjectives ("partly cloudy",
    "snow covered", "non busy").
 3. **Shades** (:data:`SHADES`) join the colour (or "colored") right after them ("dark green
@@ -136,13 +137,37 @@ def modifier_attributes(tv: TokenView, c: int, i: int) -> list[str]:
     out: list[str] = []
     for a in [c, *conjuncts(tv, c)]:
         low = tv.lower[a]
-        if _joins_next_colour(tv, a, i):
-            continue  # joined with the next modifier by shade_attributes
+        if _joins_next_colour(tv, a, i) or not low[:1].isalnum():
+            continue  # joined with the next modifier by shade_attributes; punctuation
         if low in rules.COLOR_SUFFIXES and a > 0 and i in (tv.head[a - 1], a - 1) and a - 1 != i:
+            prefix = colour_prefix(tv, a)
+            if prefix is not None:  # "multi colored", "rust-colored": one attribute
+                out.append(f"{tv.lower[prefix]}{'-' if prefix < a - 1 else ' '}{low}")
             continue  # "cream colored door": the colour word before carries it
+        if suffix_of(tv, a) is not None:
+            continue  # "multi" in "multi colored": written with the suffix
         if low not in rules.NON_ATTRIBUTES and low not in rules.POSITION_WORDS:
             out += attribute_texts(tv, a)
     return out
+
+
+def colour_prefix(tv: TokenView, a: int) -> int | None:
+    """The word before "colored" (``a``) that is no colour or shade ("multi", "rust"), if any."""
+    p = a - 2 if a > 1 and tv.lower[a - 1] == "-" else a - 1
+    if p < 0 or tv.head[p] not in (tv.head[a], a) or not tv.lower[p][:1].isalnum():
+        return None
+    low = tv.lower[p]
+    if low in SHADES or words.is_color(low) or low in rules.NON_ATTRIBUTES:
+        return None
+    return p
+
+
+def suffix_of(tv: TokenView, p: int) -> int | None:
+    """The "colored" that word ``p`` is the prefix of ("multi" in "multi colored"), if any."""
+    n = p + 2 if p + 2 < len(tv) and tv.lower[p + 1] == "-" else p + 1
+    if n < len(tv) and tv.lower[n] in rules.COLOR_SUFFIXES and colour_prefix(tv, n) == p:
+        return n
+    return None
 
 
 def shade_attributes(tv: TokenView, i: int, skip: Collection[int] = ()) -> list[tuple[str, str]]:

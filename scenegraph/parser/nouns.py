@@ -33,6 +33,7 @@ from crepe_datasets.scenegraph.parser.attributes import (
     count,
     modifier_attributes,
     shade_attributes,
+    suffix_of,
 )
 from crepe_datasets.scenegraph.parser.compounds import compound_mods, name_and_modifiers
 from crepe_datasets.scenegraph.parser.parts import Part, find_parts
@@ -90,6 +91,8 @@ def is_candidate(tv: TokenView, i: int) -> bool:
     if low in rules.NON_OBJECTS or not low[:1].isalpha():
         return False
     if tv.pos[i] in NOUN_POS:
+        if tv.dep[i] == "amod" and suffix_of(tv, i) is not None:
+            return False  # "multi colored kite"
         return tv.dep[i] != "compound" or tv.pos[tv.head[i]] not in NOUN_POS
     if tv.pos[i] == "VERB" and tv.dep[i] in NOMINAL_DEPS:  # "leaves on the tree are green"
         return words.is_noun(low)
