@@ -19,6 +19,9 @@ regular ways. Each repair rewrites the :class:`TokenView` in place:
 6. **Noun + gerund + noun read as a modified noun** ("man holding glass", "fence surrounding
    zebras", where spaCy makes the gerund an ``amod`` of the second noun and the first noun a
    modifier): the gerund is the verb, the first noun its subject, the second its object.
+7. **The second word of a compound noun read as another part of speech** ("fire hydrant/ADV",
+   "trash can/AUX"): when WordNet lists the two words as one noun and the second is tagged as
+   an adverb, auxiliary or other function word, it is the head noun and the first its compound.
 """
 
 from __future__ import annotations
@@ -157,9 +160,38 @@ def gerund_modifiers(tv: TokenView) -> bool:
     return changed
 
 
+MISREAD_HEAD_POS = frozenset({"ADV", "AUX", "X", "INTJ"})
+
+
+def compound_heads(tv: TokenView) -> bool:
+    """Repair 7; returns whether anything changed."""
+    changed = False
+    for t in range(1, len(tv)):
+        n = t - 1
+        if tv.pos[t] not in MISREAD_HEAD_POS or tv.pos[n] != "NOUN" or not tv.lower[t].isalpha():
+            continue
+        if not words.is_multiword_noun(words.object_lemma(f"{tv.lower[n]} {tv.lower[t]}")):
+            continue
+        if tv.head[t] == n:  # "fire hydrant/appos": the head noun takes the first one's place
+            for c in tv.children[n]:
+                if c != t:
+                    tv.head[c] = t
+            root = tv.head[n] == n
+            tv.head[t], tv.dep[t] = (t if root else tv.head[n]), tv.dep[n]
+        elif tv.head[n] != t:  # "trash/nsubj can/ROOT" keeps the head's place as it is
+            continue
+        tv.head[n], tv.dep[n] = t, "compound"
+        tv.pos[t], tv.tag[t] = "NOUN", "NN"
+        changed = True
+    return changed
+
+
 def repair(tv: TokenView) -> TokenView:
     """Apply every repair in order."""
     adjective_nouns(tv)
+    changed = compound_heads(tv)
+    if changed:
+        tv.reindex()
     if initial_participle(tv) | gerund_modifiers(tv) | gerund_roots(tv) | have_auxiliary(tv):
         tv.reindex()
     pronoun_objects(tv)

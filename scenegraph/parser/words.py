@@ -185,3 +185,10 @@ def is_adjective(word: str) -> bool:
     """True when WordNet knows the word as an adjective ("white", "silver", "square")."""
     wn = _wordnet()
     return wn is not None and bool(wn.synsets(word, pos="a"))
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_multiword_noun(words: str) -> bool:
+    """True when WordNet lists the words, as separate words, as one noun ("trash can")."""
+    wn = _wordnet()
+    return " " in words and wn is not None and bool(wn.synsets(words.replace(" ", "_"), pos="n"))
