@@ -34,7 +34,7 @@ QUANTITY_NOUNS: frozenset[str] = frozenset(
     """bunch group pair couple lot lots number set row rows line herd flock crowd stack pile
     bits bit piece pieces handful collection variety array cluster series plenty dozen dozens
     couple kind kinds sort type assortment bundle team swarm school fleet mass majority
-    few several most all some each both many amount slice slices""".split()
+    few several most all some each both many amount slice slices patch patches part""".split()
 )
 
 #: Quantity nouns that, with "of", still name a visible thing of their own
@@ -219,6 +219,9 @@ QUANTITY_ATTRIBUTES: dict[str, str] = {
     "pieces": "pieces",
     "slice": "slice",
     "slices": "slices",
+    "patch": "patch",  # "patch of grass" -> (grass, is, patch)
+    "patches": "patches",
+    "part": "part",  # "part of a building" -> (building, is, part)
 }
 
 #: Positions that locate a part rather than describe it: "left hand", "front tire".
