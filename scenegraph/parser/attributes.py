@@ -146,6 +146,8 @@ def modifier_attributes(tv: TokenView, c: int, i: int) -> list[str]:
             continue  # "cream colored door": the colour word before carries it
         if suffix_of(tv, a) is not None:
             continue  # "multi" in "multi colored": written with the suffix
+        if low in rules.PREP_HEADS and tv.kids(a, "prep"):
+            continue  # "a tree close to the bus": part of the relation "close to"
         if low not in rules.NON_ATTRIBUTES and low not in rules.POSITION_WORDS:
             out += attribute_texts(tv, a)
     return out

@@ -18,9 +18,12 @@ Rules:
 * **Direct objects**: (subject, verb-lemma + particle, object) ("man holds knife" -> hold).
 * **Possessives**: "the player's socks" -> (player, have, sock).
 * **Copula attributes**: "the shirt is red" -> (shirt, is, red).
-* **Intransitive gerunds**: a caption whose root is an "-ing" verb with a subject and nothing
-  else (no object, preposition, particle, adverb or clause) describes the subject: "man in
-  jeans smiling", "the zebra is standing" -> (man, is, smiling), (zebra, is, standing).
+* **Intransitive gerunds**: a caption whose root is an "-ing" verb with a subject (its first
+  noun) and nothing else (no object, preposition, particle, adverb or clause) describes the
+  subject: "man in jeans smiling", "the zebra is standing" -> (man, is, smiling),
+  (zebra, is, standing); not "the hat the man is wearing".
+* An adjective that heads a preposition ("close to", "next to", "about to") is part of a
+  relation, not an attribute.
 * A preposition stranded in a relative clause takes the modified noun as its object
   ("the table the vases are on" -> (vase, on, table)).
 """
@@ -185,6 +188,11 @@ def possessives(tv: TokenView, nouns: Nouns) -> list[Triple]:
     return out
 
 
+def heads_preposition(tv: TokenView, a: int) -> bool:
+    """ "close to", "about to": an adjective of :data:`rules.PREP_HEADS` with a complement."""
+    return tv.lower[a] in rules.PREP_HEADS and bool(tv.kids(a, "prep", "xcomp", "aux"))
+
+
 def copula_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
     """(object, attribute) for "the shirt is red" and "the shirt looks red"."""
     out: list[tuple[int, str]] = []
@@ -196,7 +204,7 @@ def copula_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
             continue
         for s in subjects(tv, nouns, v):
             for adj in [a, *_conjuncts(tv, a)]:
-                if tv.lower[adj] not in rules.NON_ATTRIBUTES:
+                if tv.lower[adj] not in rules.NON_ATTRIBUTES and not heads_preposition(tv, adj):
                     out += [(s, text) for text in attribute_texts(tv, adj)]
     return out
 
@@ -213,5 +221,8 @@ def gerund_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
             continue
         if any(tv.dep[c] not in BARE_VERB_DEPS for c in tv.children[v]):
             continue
+        first = next((i for i, p in enumerate(tv.pos) if p in ("NOUN", "PROPN")), v)
+        if first not in tv.kids(v, "nsubj"):
+            continue  # "the hat the man is wearing": the object comes first
         out += [(s, tv.lower[v]) for s in subjects(tv, nouns, v)]
     return out

@@ -72,7 +72,7 @@ PREPOSITION_ALIASES: dict[str, str] = {
 #: Adverbs and adjectives that head a preposition to form a multi-word one ("next to",
 #: "close to", "out of", "away from", "ahead of", "on top of" is handled by RELATIONAL_NOUNS).
 PREP_HEADS: frozenset[str] = frozenset(
-    """next close out away ahead up down along across near because instead due""".split()
+    """next close out away ahead up down along across near because instead due about""".split()
 )
 
 #: Particles kept in verb predicates ("pick up", "lie down" is dropped below).
