@@ -22,6 +22,9 @@ Rules:
   noun) and nothing else (no object, preposition, particle, adverb or clause) describes the
   subject: "man in jeans smiling", "the zebra is standing" -> (man, is, smiling),
   (zebra, is, standing); not "the hat the man is wearing".
+* **Adverbs of state** ("outside", "alone"; :data:`rules.STATE_ADVERBS`) without an object
+  describe the noun or the subject of the verb they modify: "people standing outside" ->
+  (people, is, outside).
 * An adjective that heads a preposition ("close to", "next to", "about to") is part of a
   relation, not an attribute.
 * A preposition stranded in a relative clause takes the modified noun as its object
@@ -225,4 +228,23 @@ def gerund_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
         if first not in tv.kids(v, "nsubj"):
             continue  # "the hat the man is wearing": the object comes first
         out += [(s, tv.lower[v]) for s in subjects(tv, nouns, v)]
+    return out
+
+
+def adverb_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
+    """(subject, adverb) for an adverb of state or place (:data:`rules.STATE_ADVERBS`) said of
+    a noun or of the subject of its verb: "people standing outside" -> (people, is, outside)."""
+    out: list[tuple[int, str]] = []
+    if rules.STATE_ADVERBS.isdisjoint(tv.lower):
+        return out
+    for a, low in enumerate(tv.lower):
+        if low not in rules.STATE_ADVERBS or tv.children[a]:
+            continue
+        if tv.dep[a] not in ("advmod", "npadvmod", "acomp"):
+            continue
+        h = tv.head[a]
+        owners = resolve(tv, nouns, h, False) if h in nouns.nodes else []
+        if not owners and tv.pos[h] in VERB_POS:
+            owners = subjects(tv, nouns, h)
+        out += [(s, low) for s in owners]
     return out

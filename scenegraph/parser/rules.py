@@ -181,7 +181,7 @@ COLOR_SUFFIXES: frozenset[str] = frozenset({"colored", "coloured", "color", "col
 
 #: Noun modifiers written as the adjective of the material: "wood table" -> (table, is, wooden).
 #: ("gold" stays "gold": "gold watch" is said far more often than "golden watch".)
-ATTRIBUTE_SPELLING: dict[str, str] = {"wood": "wooden"}
+ATTRIBUTE_SPELLING: dict[str, str] = {"wood": "wooden", "blond": "blonde"}
 
 #: WordNet hypernyms that make a noun modifier a material attribute ("stone wall").
 MATERIAL_HYPERNYMS: frozenset[str] = frozenset(
@@ -262,3 +262,8 @@ PART_NOUNS: dict[str, str] = {
     "leav": "leaf",  # "leaved"
     "leave": "leaf",
 }
+
+#: Adverbs that, without an object, tell the state or place of what they are said of:
+#: "people standing outside" -> (people, is, outside). ("inside" mostly has an implied object:
+#: "a basket with a cat inside"; "together" describes a group, not each member.)
+STATE_ADVERBS: frozenset[str] = frozenset({"outside", "alone"})

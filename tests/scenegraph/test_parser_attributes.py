@@ -99,6 +99,12 @@ def test_counts(parser: CaptionParser) -> None:
     assert attrs_of(parser, "patch of dirt surrounding tree trunk", "dirt") == {"patch"}
 
 
+def test_adverbs_of_state_and_spelling(parser: CaptionParser) -> None:
+    assert attrs_of(parser, "a group of people standing outside", "people") == {"outside"}
+    assert attrs_of(parser, "a woman sitting alone in a forest", "woman") == {"alone"}
+    assert attrs_of(parser, "a blond woman playing tennis", "woman") == {"blonde"}
+
+
 def test_gerunds_verbs_and_compound_heads(parser: CaptionParser) -> None:
     assert attrs_of(parser, "the zebra is standing .", "zebra") == {"standing"}
     assert graph(parser, "orange shirt man is wearing")[1] == {("man", "orange")}
@@ -124,6 +130,9 @@ OTHER_CAPTIONS = [
     "a yellow fire hydrant",
     "a black trash can",
     "the man is about to hit a tennis ball",
+    "a group of people standing outside",
+    "a woman sitting alone in a forest",
+    "a blond woman playing tennis",
 ]
 
 
