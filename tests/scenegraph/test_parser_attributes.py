@@ -100,7 +100,10 @@ def test_counts(parser: CaptionParser) -> None:
 
 
 def test_adverbs_of_state_and_spelling(parser: CaptionParser) -> None:
-    assert attrs_of(parser, "a group of people standing outside", "people") == {"outside"}
+    assert attrs_of(parser, "a group of people standing outside", "people") == {
+        "group of",
+        "outside",
+    }
     assert attrs_of(parser, "a woman sitting alone in a forest", "woman") == {"alone"}
     assert attrs_of(parser, "a blond woman playing tennis", "woman") == {"blonde"}
 
