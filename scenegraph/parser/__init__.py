@@ -24,6 +24,7 @@ from crepe_datasets.scenegraph.parser.attribute_rules import AttributeRules
 from crepe_datasets.scenegraph.parser.attributes import distributive_counts
 from crepe_datasets.scenegraph.parser.nouns import find_nouns
 from crepe_datasets.scenegraph.parser.relations import (
+    absolute_attributes,
     adverb_attributes,
     copula_attributes,
     direct_objects,
@@ -43,7 +44,8 @@ def parse_view(tv: TokenView) -> SceneGraph:
     """Scene graph of one caption given as a :class:`TokenView`."""
     nouns = find_nouns(repair(tv))
     attributes = copula_attributes(tv, nouns) + gerund_attributes(tv, nouns)
-    for s, attribute in attributes + adverb_attributes(tv, nouns):
+    attributes += adverb_attributes(tv, nouns) + absolute_attributes(tv, nouns)
+    for s, attribute in attributes:
         nouns.nodes[s].add(attribute)
     triples: list[tuple[int, str, int]] = []
     seen: set[tuple[int, str, int]] = set()

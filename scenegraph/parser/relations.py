@@ -25,6 +25,8 @@ Rules:
 * **Adverbs of state** ("outside", "alone"; :data:`rules.STATE_ADVERBS`) without an object
   describe the noun or the subject of the verb they modify: "people standing outside" ->
   (people, is, outside).
+* **Absolute "with"**: a state right after the object of "with" is its attribute: "man with
+  arms extended", "a refrigerator with doors open", "seagull with head down".
 * An adjective that heads a preposition ("close to", "next to", "about to") is part of a
   relation, not an attribute.
 * A preposition stranded in a relative clause takes the modified noun as its object
@@ -247,4 +249,22 @@ def adverb_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
         if not owners and tv.pos[h] in VERB_POS:
             owners = subjects(tv, nouns, h)
         out += [(s, low) for s in owners]
+    return out
+
+
+def absolute_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
+    """(noun, state) for "with <noun> <state>": "man with arms extended" -> (arm, is, extended)."""
+    out: list[tuple[int, str]] = []
+    for n in tv.with_dep("pobj"):
+        a = n + 1
+        if a >= len(tv) or tv.lower[tv.head[n]] != "with" or n not in nouns.nodes:
+            continue
+        if tv.kids(a, "pobj", "dobj", "prep"):
+            continue
+        low = tv.lower[a]
+        if tv.tag[a] == "VBG" or low in rules.NON_ATTRIBUTES:
+            continue
+        if tv.tag[a] in ("JJ", "VBN", "VBD") or low == "down" or words.is_adjective(low):
+            particles = [c for c in tv.kids(a, "prt", "advmod") if c == a + 1]
+            out.append((n, f"{low} {tv.lower[a + 1]}" if particles else low))  # "held up"
     return out

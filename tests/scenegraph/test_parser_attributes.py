@@ -108,6 +108,12 @@ def test_adverbs_of_state_and_spelling(parser: CaptionParser) -> None:
     assert attrs_of(parser, "a blond woman playing tennis", "woman") == {"blonde"}
 
 
+def test_absolute_with(parser: CaptionParser) -> None:
+    assert attrs_of(parser, "man with arms extended", "arm") == {"extended"}
+    assert attrs_of(parser, "a refrigerator with doors open", "door") == {"open"}
+    assert attrs_of(parser, "man with his arm held up .", "arm") == {"held up"}
+
+
 def test_gerunds_verbs_and_compound_heads(parser: CaptionParser) -> None:
     assert attrs_of(parser, "the zebra is standing .", "zebra") == {"standing"}
     assert graph(parser, "orange shirt man is wearing")[1] == {("man", "orange")}
@@ -136,6 +142,9 @@ OTHER_CAPTIONS = [
     "a group of people standing outside",
     "a woman sitting alone in a forest",
     "a blond woman playing tennis",
+    "man with arms extended",
+    "a refrigerator with doors open",
+    "man with his arm held up .",
 ]
 
 
