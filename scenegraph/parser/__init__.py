@@ -10,9 +10,10 @@ Objects and predicates are lemmatised ("dogs" -> "dog", "sitting on" -> "sit on"
 attributes are kept as written (lower case). The rules run on a list-based copy of the spaCy
 parse (:mod:`.tokens`; spaCy's ``attribute_ruler`` is reproduced by :mod:`.attribute_rules`):
 :mod:`.repairs` fixes frequent misparses of caption fragments,
-:mod:`.nouns` finds objects, attributes and quantity phrases (compound nouns in
-:mod:`.compounds`), :mod:`.relations` finds subjects, prepositions, verbs, possessives and
-copulas. Their vocabulary is in :mod:`.rules`, WordNet and lemma look-ups in :mod:`.words`.
+:mod:`.nouns` finds objects and quantity phrases (compound nouns in :mod:`.compounds`,
+parts named by "-ed" adjectives in :mod:`.parts`), :mod:`.attributes` their modifiers,
+:mod:`.relations` subjects, prepositions, verbs and possessives, and :mod:`.predicates` the
+attributes a clause says (copulas, bare verbs, adverbs, "with X extended"). Their vocabulary is in :mod:`.rules`, WordNet and lemma look-ups in :mod:`.words`.
 """
 
 from __future__ import annotations
@@ -23,15 +24,13 @@ from typing import Any
 from crepe_datasets.scenegraph.parser.attribute_rules import AttributeRules
 from crepe_datasets.scenegraph.parser.attributes import distributive_counts
 from crepe_datasets.scenegraph.parser.nouns import find_nouns
-from crepe_datasets.scenegraph.parser.relations import (
+from crepe_datasets.scenegraph.parser.predicates import (
     absolute_attributes,
     adverb_attributes,
     copula_attributes,
-    direct_objects,
     gerund_attributes,
-    possessives,
-    prepositions,
 )
+from crepe_datasets.scenegraph.parser.relations import direct_objects, possessives, prepositions
 from crepe_datasets.scenegraph.parser.repairs import repair
 from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION, UNUSED_PIPES
 from crepe_datasets.scenegraph.parser.tokens import TokenView, view

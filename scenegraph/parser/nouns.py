@@ -15,9 +15,10 @@ Rules, in order:
    Other noun modifiers are attributes when WordNet knows them as adjectives or materials
    ("stone blocks" -> (block, is, stone)), owners for body parts ("cat face" ->
    (cat, have, face)), and are dropped otherwise ("city street" -> street).
-5. **Attributes**: adjectival modifiers (``amod``, with their conjuncts: "orange and black sign"),
-   joined with a preceding shade word or non-intensifying adverb ("dark green", "partly cloudy");
-   numbers (``nummod``) as digits ("two" -> "2", "one" is not a count).
+5. **Attributes**: adjectival modifiers and counts, by the rules of
+   :mod:`crepe_datasets.scenegraph.parser.attributes` (stacked and coordinated adjectives,
+   shades, counts); parts named by "-ed" adjectives ("dark haired") by
+   :mod:`crepe_datasets.scenegraph.parser.parts`.
 """
 
 from __future__ import annotations
