@@ -9,7 +9,9 @@ lone object. Names are kept as written here; :mod:`crepe_datasets.validation.par
 from __future__ import annotations
 
 import csv
+import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,4 +120,60 @@ def _read_rows(p: Path, drops: DropLog) -> list[GoldGraph]:
                     str(row.get("region_id") or ""),
                 )
             )
+    return out
+
+
+# --- Fixed slices of factual_sg.csv: dev, the rows tuned on, and an untouched held-out slice ---
+
+#: Salt of the held-out hash; changing it would change the slice (never do, once reported).
+HELDOUT_SALT = "crepe-factual-heldout-v1"
+#: Share of the (non-dev) captions of factual_sg.csv in the held-out slice, in percent.
+HELDOUT_PERCENT = 20
+SLICES = ("dev", "rest", "heldout")
+
+
+def caption_key(caption: str) -> str:
+    """The caption as the slices compare it: lower case, whitespace collapsed."""
+    return " ".join(caption.lower().split())
+
+
+def in_heldout_bucket(caption: str) -> bool:
+    """Whether the caption's salted SHA-256 falls in the held-out ``HELDOUT_PERCENT`` buckets.
+
+    Deterministic, independent of row order and of every other caption; equal captions land
+    in the same bucket, so a caption never sits on both sides.
+    """
+    digest = hashlib.sha256(f"{HELDOUT_SALT}\n{caption_key(caption)}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % 100 < HELDOUT_PERCENT
+
+
+def factual_slices(
+    path: str | Path, exclude: Sequence[str | Path] = (), drops: DropLog | None = None
+) -> dict[str, list[GoldGraph]]:
+    """Split FACTUAL rows into ``dev``, ``rest`` and ``heldout`` (see :data:`SLICES`).
+
+    ``dev`` holds the rows whose caption occurs in the first ``exclude`` file that exists
+    (FACTUAL's ``random/dev.csv``); a caption of any ``exclude`` file (also ``random/test.csv``
+    where present) is never held out. ``heldout`` holds the other rows whose caption hashes
+    into the held-out buckets (:func:`in_heldout_bucket`): the parser is never tuned on them
+    and their errors are never printed. ``rest`` is everything else.
+
+    Raises:
+        CrepeInputError: as :func:`read_factual`.
+    """
+    rows = read_factual(path, drops)
+    keys: list[set[str]] = [
+        {caption_key(g.caption) for g in read_factual(p)} for p in exclude if Path(p).exists()
+    ]
+    dev = keys[0] if keys else set()
+    excluded = set().union(*keys) if keys else set()
+    out: dict[str, list[GoldGraph]] = {name: [] for name in SLICES}
+    for g in rows:
+        key = caption_key(g.caption)
+        if key in dev:
+            out["dev"].append(g)
+        elif key not in excluded and in_heldout_bucket(key):
+            out["heldout"].append(g)
+        else:
+            out["rest"].append(g)
     return out

@@ -10,9 +10,10 @@ Objects and predicates are lemmatised ("dogs" -> "dog", "sitting on" -> "sit on"
 attributes are kept as written (lower case). The rules run on a list-based copy of the spaCy
 parse (:mod:`.tokens`; spaCy's ``attribute_ruler`` is reproduced by :mod:`.attribute_rules`):
 :mod:`.repairs` fixes frequent misparses of caption fragments,
-:mod:`.nouns` finds objects, attributes and quantity phrases (compound nouns in
-:mod:`.compounds`), :mod:`.relations` finds subjects, prepositions, verbs, possessives and
-copulas. Their vocabulary is in :mod:`.rules`, WordNet and lemma look-ups in :mod:`.words`.
+:mod:`.nouns` finds objects and quantity phrases (compound nouns in :mod:`.compounds`,
+parts named by "-ed" adjectives in :mod:`.parts`), :mod:`.attributes` their modifiers,
+:mod:`.relations` subjects, prepositions, verbs and possessives, and :mod:`.predicates` the
+attributes a clause says (copulas, bare verbs, adverbs, "with X extended"). Their vocabulary is in :mod:`.rules`, WordNet and lemma look-ups in :mod:`.words`.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from crepe_datasets.scenegraph.parser.attribute_rules import AttributeRules
+from crepe_datasets.scenegraph.parser.attributes import distributive_counts
 from crepe_datasets.scenegraph.parser.nouns import find_nouns
-from crepe_datasets.scenegraph.parser.relations import (
+from crepe_datasets.scenegraph.parser.predicates import (
+    absolute_attributes,
+    adverb_attributes,
     copula_attributes,
-    direct_objects,
-    possessives,
-    prepositions,
+    gerund_attributes,
 )
+from crepe_datasets.scenegraph.parser.relations import direct_objects, possessives, prepositions
 from crepe_datasets.scenegraph.parser.repairs import repair
 from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION, UNUSED_PIPES
 from crepe_datasets.scenegraph.parser.tokens import TokenView, view
@@ -39,7 +42,9 @@ __all__ = ["PARSER_VERSION", "CaptionParser", "parse_caption", "parse_view"]
 def parse_view(tv: TokenView) -> SceneGraph:
     """Scene graph of one caption given as a :class:`TokenView`."""
     nouns = find_nouns(repair(tv))
-    for s, attribute in copula_attributes(tv, nouns):
+    attributes = copula_attributes(tv, nouns) + gerund_attributes(tv, nouns)
+    attributes += adverb_attributes(tv, nouns) + absolute_attributes(tv, nouns)
+    for s, attribute in attributes:
         nouns.nodes[s].add(attribute)
     triples: list[tuple[int, str, int]] = []
     seen: set[tuple[int, str, int]] = set()
@@ -49,6 +54,9 @@ def parse_view(tv: TokenView) -> SceneGraph:
         if triple not in seen and triple[0] != triple[2]:
             seen.add(triple)
             triples.append(triple)
+    counted = {t: n.attributes for t, n in nouns.nodes.items()}
+    for o, n in distributive_counts(tv, counted, triples):
+        nouns.nodes[o].add(n)
     order = sorted(nouns.nodes)
     ids = {tok: k for k, tok in enumerate(order)}
     objects = [

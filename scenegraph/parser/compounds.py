@@ -5,13 +5,14 @@ material is an attribute. A run of ``compound`` modifiers (nested ones included,
 screen") merges with its head when WordNet lists the phrase as one noun (longest phrase wins),
 or when it is hyphenated or starts with a single letter ("t shirt"). An adjective merges only
 when the WordNet compound is not a kind of its head ("hot dog", "wet suit"; not "black cat",
-and never a colour). Modifiers left over are returned for :mod:`crepe_datasets.scenegraph.parser.nouns` to
+and never a colour), or when it is a position word that WordNet lists with the noun ("right
+hand", "front door": a position is never an attribute, :data:`rules.POSITION_WORDS`). Modifiers left over are returned for :mod:`crepe_datasets.scenegraph.parser.nouns` to
 turn into attributes, owners or nothing (:func:`crepe_datasets.scenegraph.parser.words.compound_role`).
 """
 
 from __future__ import annotations
 
-from crepe_datasets.scenegraph.parser import words
+from crepe_datasets.scenegraph.parser import rules, words
 from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 
@@ -66,6 +67,8 @@ def name_and_modifiers(tv: TokenView, i: int, modifiers: list[int]) -> tuple[str
         phrase = tv.span_text(prev, i)  # "hot dog", "wet suit": not a kind of dog or suit
         if words.is_opaque_compound(phrase, lower[i]):
             return words.object_lemma(phrase), others
+        if lower[prev] in rules.POSITION_WORDS and words.is_compound_noun(phrase):
+            return words.object_lemma(phrase), others  # "right hand", "front door"
     if run:
         others += [m for m in run if lower[m] != "-"]
     return words.object_lemma(lower[i]), others

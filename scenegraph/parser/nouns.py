@@ -15,9 +15,10 @@ Rules, in order:
    Other noun modifiers are attributes when WordNet knows them as adjectives or materials
    ("stone blocks" -> (block, is, stone)), owners for body parts ("cat face" ->
    (cat, have, face)), and are dropped otherwise ("city street" -> street).
-5. **Attributes**: adjectival modifiers (``amod``, with their conjuncts: "orange and black sign"),
-   joined with a preceding shade word or non-intensifying adverb ("dark green", "partly cloudy");
-   numbers (``nummod``) as digits ("two" -> "2", "one" is not a count).
+5. **Attributes**: adjectival modifiers and counts, by the rules of
+   :mod:`crepe_datasets.scenegraph.parser.attributes` (stacked and coordinated adjectives,
+   shades, counts); parts named by "-ed" adjectives ("dark haired") by
+   :mod:`crepe_datasets.scenegraph.parser.parts`.
 """
 
 from __future__ import annotations
@@ -26,14 +27,22 @@ import functools
 from dataclasses import dataclass, field
 
 from crepe_datasets.scenegraph.parser import rules, words
+from crepe_datasets.scenegraph.parser.attributes import (
+    SHADES,
+    conjoined_adjectives,
+    conjuncts,
+    count,
+    modifier_attributes,
+    shade_attributes,
+    suffix_of,
+)
 from crepe_datasets.scenegraph.parser.compounds import compound_mods, name_and_modifiers
+from crepe_datasets.scenegraph.parser.parts import Part, find_parts
 from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 NOUN_POS = frozenset({"NOUN", "PROPN"})
-ATTR_POS = frozenset({"ADJ", "VERB", "NOUN", "PROPN", "NUM", "ADV"})
 CANDIDATE_POS = frozenset({"NOUN", "PROPN", "VERB"})
 NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
-SHADES = frozenset({"dark", "light", "pale", "deep", "navy", "royal", "neon"})
 #: Dependency labels of a noun's children that can carry a count or an attribute (rule 5).
 MODIFIER_DEPS = frozenset({"det", "predet", "nummod", "amod"})
 
@@ -83,6 +92,8 @@ def is_candidate(tv: TokenView, i: int) -> bool:
     if low in rules.NON_OBJECTS or not low[:1].isalpha():
         return False
     if tv.pos[i] in NOUN_POS:
+        if tv.dep[i] == "amod" and suffix_of(tv, i) is not None:
+            return False  # "multi colored kite"
         return tv.dep[i] != "compound" or tv.pos[tv.head[i]] not in NOUN_POS
     if tv.pos[i] == "VERB" and tv.dep[i] in NOMINAL_DEPS:  # "leaves on the tree are green"
         return words.is_noun(low)
@@ -102,32 +113,6 @@ def _of_object(tv: TokenView, i: int) -> int | None:
     return None
 
 
-def attribute_text(tv: TokenView, a: int) -> str:
-    """An adjective with its non-intensifying modifiers and hyphen parts ("partly cloudy")."""
-    start = a
-    for c in tv.children[a]:
-        if c < a and tv.dep[c] in ("advmod", "npadvmod", "amod", "compound", "punct"):
-            if tv.lower[c] in rules.INTENSIFIERS or tv.pos[c] in ("DET", "PRON"):
-                continue
-            if tv.dep[c] == "punct" and tv.lower[c] != "-":
-                continue
-            start = min(start, c)
-    text = tv.span_text(start, a)
-    text = text.replace(" - ", "-").replace("- ", "-").replace(" -", "-")
-    head, _, last = text.rpartition(" ")
-    if head and last in rules.COLOR_SUFFIXES:  # "red colored" -> "red"
-        text = head
-    return rules.ATTRIBUTE_SPELLING.get(text, text)
-
-
-def _count(word: str) -> str | None:
-    if word in rules.NOT_COUNTS:
-        return None
-    if word.isdigit():
-        return word
-    return rules.NUMBER_WORDS.get(word)
-
-
 def find_nouns(tv: TokenView) -> Nouns:
     """Objects, attributes and quantity aliases of one caption (rules 1-5)."""
     nodes: dict[int, Node] = {}
@@ -135,6 +120,7 @@ def find_nouns(tv: TokenView) -> Nouns:
     relational: set[int] = set()
     owners: list[tuple[int, int]] = []
     quantities: list[tuple[int, str]] = []
+    parts: list[Part] = []
     lower, children = tv.lower, tv.children
     has_of = "of" in lower
     may_compound = "compound" in tv.by_dep or "-" in lower
@@ -150,6 +136,8 @@ def find_nouns(tv: TokenView) -> Nouns:
                 alias[i] = after_of
                 if low in rules.QUANTITY_ATTRIBUTES:
                     quantities.append((after_of, rules.QUANTITY_ATTRIBUTES[low]))
+                for c in tv.kids(i, "nummod"):  # "two slices of pie" -> (pie, is, 2)
+                    quantities.append((after_of, count(lower[c]) or ""))
                 continue
             if (
                 low in rules.RELATIONAL_NOUNS
@@ -163,19 +151,39 @@ def find_nouns(tv: TokenView) -> Nouns:
         if not name:
             continue
         node = Node(i, name)
+        found = find_parts(tv, i) if kids else []
+        used = {p.token for p in found}.union(*(p.used for p in found))
+        parts += found
         for c in kids:
-            if tv.dep[c] in MODIFIER_DEPS and not (
-                c == i - 1 and name.startswith(lower[c] + " ")  # merged "hot dog"
+            if (
+                tv.dep[c] in MODIFIER_DEPS
+                and c not in used
+                and not (
+                    c == i - 1 and name.startswith(lower[c] + " ")  # merged "hot dog"
+                )
             ):
-                _add_modifier(tv, c, i, node)
+                for attribute in modifier_attributes(tv, c, i):
+                    node.add(attribute)
+        if tv.dep[i] == "conj":
+            for attribute in conjoined_adjectives(tv, i):
+                node.add(attribute)
         if has_shade:
-            _join_shades(tv, i, node)
+            for colour, joined in shade_attributes(tv, i, used):
+                if colour in node.attributes:
+                    node.attributes[node.attributes.index(colour)] = joined
+                else:
+                    node.add(joined)
         for m in compound_attrs:
             attr = lower[m]
             role = words.compound_role(attr, name)
-            if _count(attr):
-                node.add(_count(attr) or "")
-            elif attr in rules.NON_ATTRIBUTES or attr in rules.POSITION_WORDS:
+            if count(attr):
+                node.add(count(attr) or "")
+            elif (
+                attr in rules.NON_ATTRIBUTES
+                or attr in rules.POSITION_WORDS
+                or attr in rules.COLOR_SUFFIXES
+                or len(attr) == 1
+            ):
                 continue
             elif role == "attribute":
                 node.add(rules.ATTRIBUTE_SPELLING.get(attr, attr))
@@ -183,61 +191,20 @@ def find_nouns(tv: TokenView) -> Nouns:
                 owners.append((m, i))
         for m in mods:  # "green park bench": modifiers of the modifiers
             for c in tv.kids(m, "amod", "nummod"):
-                _add_modifier(tv, c, i, node)
+                for attribute in modifier_attributes(tv, c, i):
+                    node.add(attribute)
         nodes[i] = node
     for owner, _part in owners:
         nodes[owner] = Node(owner, words.object_lemma(tv.lower[owner]))
     for target, attr in quantities:
         if target in nodes:
             nodes[target].add(attr)
-    return Nouns(nodes, alias, relational, [(o, rules.HAVE_PREDICATE, p) for o, p in owners])
+    triples = [(o, rules.HAVE_PREDICATE, p) for o, p in owners]
+    for part in parts:
+        if part.owner in nodes and part.token not in nodes:
+            nodes[part.token] = Node(part.token, part.name, list(part.attributes))
+            triples.append((part.owner, rules.HAVE_PREDICATE, part.token))
+    return Nouns(nodes, alias, relational, triples)
 
 
-def _add_modifier(tv: TokenView, c: int, i: int, node: Node) -> None:
-    """Rule 5 for one child ``c`` of noun ``i``: a count or adjectival attribute."""
-    dep = tv.dep[c]
-    if dep in ("det", "predet") and tv.lower[c] == "both":
-        node.add("2")
-    elif dep == "nummod" or (dep == "amod" and tv.pos[c] == "NUM"):
-        count = _count(tv.lower[c])
-        if count:
-            node.add(count)
-    elif dep == "amod" and tv.pos[c] in ATTR_POS:
-        for a in [c, *_conjuncts(tv, c)]:
-            low = tv.lower[a]
-            if low in SHADES and a + 1 < i and tv.head[a + 1] == i:
-                continue  # joined with the next modifier by _join_shades
-            if (
-                low in rules.COLOR_SUFFIXES
-                and a > 0
-                and i in (tv.head[a - 1], a - 1)
-                and a - 1 != i
-            ):
-                continue  # "cream colored door": the colour word before carries it
-            if low not in rules.NON_ATTRIBUTES and low not in rules.POSITION_WORDS:
-                node.add(attribute_text(tv, a))
-
-
-def _conjuncts(tv: TokenView, i: int) -> list[int]:
-    if "conj" not in tv.by_dep or not tv.children[i]:
-        return []
-    out: list[int] = []
-    stack = tv.kids(i, "conj")
-    while stack:
-        c = stack.pop(0)
-        out.append(c)
-        stack.extend(tv.kids(c, "conj"))
-    return out
-
-
-def _join_shades(tv: TokenView, i: int, node: Node) -> None:
-    """ "dark green leaves": a shade word right before another modifier of the same noun joins it."""
-    for c in tv.children[i]:
-        if tv.lower[c] in SHADES and tv.dep[c] in ("amod", "compound", "advmod", "npadvmod"):
-            nxt = c + 1
-            if nxt < i and tv.head[nxt] == i and tv.dep[nxt] in ("amod", "compound"):
-                joined = f"{tv.lower[c]} {tv.lower[nxt]}"
-                if tv.lower[nxt] in node.attributes:
-                    node.attributes[node.attributes.index(tv.lower[nxt])] = joined
-                else:
-                    node.add(joined)
+_conjuncts = conjuncts  # the name the relation rules import

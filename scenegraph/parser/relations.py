@@ -1,4 +1,4 @@
-"""Relations between objects, and attributes given by a copula.
+"""Relations between objects (attributes said by a clause are in :mod:`.predicates`).
 
 Rules:
 
@@ -17,7 +17,6 @@ Rules:
   "X of Y" is part-whole (Y, have, X) unless X is a container ("glass of wine" -> (wine, in, glass)).
 * **Direct objects**: (subject, verb-lemma + particle, object) ("man holds knife" -> hold).
 * **Possessives**: "the player's socks" -> (player, have, sock).
-* **Copula attributes**: "the shirt is red" -> (shirt, is, red).
 * A preposition stranded in a relative clause takes the modified noun as its object
   ("the table the vases are on" -> (vase, on, table)).
 """
@@ -25,7 +24,7 @@ Rules:
 from __future__ import annotations
 
 from crepe_datasets.scenegraph.parser import rules, words
-from crepe_datasets.scenegraph.parser.nouns import Nouns, _conjuncts, attribute_text
+from crepe_datasets.scenegraph.parser.nouns import Nouns, _conjuncts
 from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 Triple = tuple[int, str, int]
@@ -178,20 +177,4 @@ def possessives(tv: TokenView, nouns: Nouns) -> list[Triple]:
     for i in nouns.nodes:
         for c in tv.kids(i, "poss"):
             out += [(s, rules.HAVE_PREDICATE, i) for s in resolve(tv, nouns, c, False)]
-    return out
-
-
-def copula_attributes(tv: TokenView, nouns: Nouns) -> list[tuple[int, str]]:
-    """(object, attribute) for "the shirt is red" and "the shirt looks red"."""
-    out: list[tuple[int, str]] = []
-    for a in tv.with_dep("acomp"):
-        if tv.pos[a] not in ("ADJ", "VERB"):
-            continue
-        v = tv.head[a]
-        if words.verb_lemma(tv.lower[v]) not in rules.COPULAS:
-            continue
-        for s in subjects(tv, nouns, v):
-            for adj in [a, *_conjuncts(tv, a)]:
-                if tv.lower[adj] not in rules.NON_ATTRIBUTES:
-                    out.append((s, attribute_text(tv, adj)))
     return out

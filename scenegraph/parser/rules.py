@@ -10,7 +10,7 @@ Change behaviour by editing a table, not a rule.
 from __future__ import annotations
 
 #: Version of the rule set; written into seen-table manifests. Bump when output changes.
-PARSER_VERSION = "crepe-rules-1.0"
+PARSER_VERSION = "crepe-rules-1.1"
 
 #: Pipes the parser never reads: excluded when the model is loaded (speed).
 UNUSED_PIPES: tuple[str, ...] = (
@@ -34,7 +34,7 @@ QUANTITY_NOUNS: frozenset[str] = frozenset(
     """bunch group pair couple lot lots number set row rows line herd flock crowd stack pile
     bits bit piece pieces handful collection variety array cluster series plenty dozen dozens
     couple kind kinds sort type assortment bundle team swarm school fleet mass majority
-    few several most all some each both many amount slice slices""".split()
+    few several most all some each both many amount slice slices patch patches part""".split()
 )
 
 #: Quantity nouns that, with "of", still name a visible thing of their own
@@ -72,7 +72,7 @@ PREPOSITION_ALIASES: dict[str, str] = {
 #: Adverbs and adjectives that head a preposition to form a multi-word one ("next to",
 #: "close to", "out of", "away from", "ahead of", "on top of" is handled by RELATIONAL_NOUNS).
 PREP_HEADS: frozenset[str] = frozenset(
-    """next close out away ahead up down along across near because instead due""".split()
+    """next close out away ahead up down along across near because instead due about""".split()
 )
 
 #: Particles kept in verb predicates ("pick up", "lie down" is dropped below).
@@ -180,7 +180,8 @@ CONTAINER_PREDICATES: dict[str, str] = {
 COLOR_SUFFIXES: frozenset[str] = frozenset({"colored", "coloured", "color", "colour", "toned"})
 
 #: Noun modifiers written as the adjective of the material: "wood table" -> (table, is, wooden).
-ATTRIBUTE_SPELLING: dict[str, str] = {"wood": "wooden", "gold": "golden"}
+#: ("gold" stays "gold": "gold watch" is said far more often than "golden watch".)
+ATTRIBUTE_SPELLING: dict[str, str] = {"wood": "wooden", "blond": "blonde"}
 
 #: WordNet hypernyms that make a noun modifier a material attribute ("stone wall").
 MATERIAL_HYPERNYMS: frozenset[str] = frozenset(
@@ -196,6 +197,20 @@ MATERIAL_HYPERNYMS: frozenset[str] = frozenset(
     }
 )
 
+#: First-sense hypernyms that make a substance a kind of thing rather than a material: "food
+#: truck", "water bottle", "trash can", "bird cage" name things, not what they are made of.
+NOT_MATERIAL_HYPERNYMS: frozenset[str] = frozenset(
+    {
+        "food.n.01",
+        "food.n.02",
+        "edible_fruit.n.01",
+        "animal.n.01",
+        "waste.n.01",
+        "liquid.n.01",
+        "binary_compound.n.01",
+    }
+)
+
 #: Quantity nouns that FACTUAL-style graphs keep as an attribute of the counted object:
 #: "group of people" -> (people, is, group of); "slice of pizza" -> (pizza, is, slice).
 QUANTITY_ATTRIBUTES: dict[str, str] = {
@@ -204,6 +219,9 @@ QUANTITY_ATTRIBUTES: dict[str, str] = {
     "pieces": "pieces",
     "slice": "slice",
     "slices": "slices",
+    "patch": "patch",  # "patch of grass" -> (grass, is, patch)
+    "patches": "patches",
+    "part": "part",  # "part of a building" -> (building, is, part)
 }
 
 #: Positions that locate a part rather than describe it: "left hand", "front tire".
@@ -230,3 +248,22 @@ POSITION_WORDS: frozenset[str] = frozenset(
 COLOR_HYPERNYMS: frozenset[str] = frozenset(
     {"color.n.01", "chromatic_color.n.01", "achromatic_color.n.01"}
 )
+
+#: Part nouns whose "-ed" adjective means having the part, keyed by the adjective's stem:
+#: "dark haired" -> (X, have, hair), (hair, is, dark) (:mod:`.parts`). Body parts, garment and
+#: vehicle parts; not patterns or materials ("striped", "tiled" describe the thing itself).
+PART_NOUNS: dict[str, str] = {
+    **{
+        w: w
+        for w in """hair sleeve head face eye ear nose mouth neck leg arm hand foot tail horn
+        wing beak skin fur feather bill wheel door roof frame handle brim collar blade
+        petal""".split()
+    },
+    "leav": "leaf",  # "leaved"
+    "leave": "leaf",
+}
+
+#: Adverbs that, without an object, tell the state or place of what they are said of:
+#: "people standing outside" -> (people, is, outside). ("inside" mostly has an implied object:
+#: "a basket with a cat inside"; "together" describes a group, not each member.)
+STATE_ADVERBS: frozenset[str] = frozenset({"outside", "alone"})

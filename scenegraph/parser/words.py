@@ -121,20 +121,25 @@ def compound_role(modifier: str, head: str) -> str:
     """What a noun modifier that does not merge with its head means (nouns rule 4).
 
     ``"attribute"`` when WordNet knows the modifier as an adjective or a material
-    ("tan couch", "stone wall"); ``"owner"`` when an animal or person modifies a body part
-    ("cat face" -> (cat, have, face)); otherwise ``"drop"`` ("city street" -> street).
+    ("tan couch", "stone wall"), or when an animal or person modifies another ("baby
+    elephant"); ``"owner"`` when an animal or person modifies a body part ("cat face" ->
+    (cat, have, face)); otherwise ``"drop"`` ("city street" -> street).
     """
     wn = _wordnet()
     if wn is None:
         return "attribute"
     if wn.synsets(modifier, pos="a"):
         return "attribute"
-    if _hypernym_names(modifier, 2) & rules.MATERIAL_HYPERNYMS:
+    if _hypernym_names(modifier, 2) & rules.MATERIAL_HYPERNYMS and not (
+        _hypernym_names(modifier, 1) & rules.NOT_MATERIAL_HYPERNYMS
+    ):
         return "attribute"
     if "body_part.n.01" in _hypernym_names(head) and "organism.n.01" in _hypernym_names(
         modifier, 1
     ):
         return "owner"
+    if _hypernym_names(modifier, 1) & BEINGS and _hypernym_names(head, 1) & BEINGS:
+        return "attribute"  # "baby elephant", "mother bear", "adult zebra"
     return "drop"
 
 
@@ -157,3 +162,33 @@ def is_opaque_compound(phrase: str, head: str) -> bool:
         if names & heads:
             return False
     return True
+
+
+#: First-sense hypernyms of animals and people (compound_role).
+BEINGS = frozenset({"animal.n.01", "person.n.01"})
+COLOR_ADJECTIVES = frozenset({"chromatic.a.03", "achromatic.a.01"})
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_color(word: str) -> bool:
+    """True for a colour word: a noun sense (first four) is a colour ("white", "tan", "navy"),
+    or the first adjective sense is a chromatic or achromatic one ("grey", "brownish")."""
+    if _hypernym_names(word, 4) & rules.COLOR_HYPERNYMS:
+        return True
+    wn = _wordnet()
+    senses = wn.synsets(word, pos="a")[:1] if wn is not None else []
+    return any(s.name() in COLOR_ADJECTIVES for a in senses for s in a.similar_tos())
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_adjective(word: str) -> bool:
+    """True when WordNet knows the word as an adjective ("white", "silver", "square")."""
+    wn = _wordnet()
+    return wn is not None and bool(wn.synsets(word, pos="a"))
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_multiword_noun(words: str) -> bool:
+    """True when WordNet lists the words, as separate words, as one noun ("trash can")."""
+    wn = _wordnet()
+    return " " in words and wn is not None and bool(wn.synsets(words.replace(" ", "_"), pos="n"))

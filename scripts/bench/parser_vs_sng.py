@@ -14,14 +14,26 @@ In one run, on the same captions (default: ``../shared/data/factual/factual_sg/r
 * our parser on 1 and on 2 local worker processes (each loads the model once; timing starts
   when every worker is ready).
 
+* attribute and triplet P/R/F1 of our parser on the three fixed slices of FACTUAL
+  (:func:`crepe_datasets.validation.factual.factual_slices`): ``dev`` (``random/dev.csv``, the
+  rows the rules were developed on), ``rest`` (the other rows of ``factual_sg.csv`` that the
+  rules may be tuned on) and ``heldout`` (a fixed 20% of ``factual_sg.csv`` by caption hash,
+  never tuned on and whose errors are never printed: only its totals are); with
+  ``--baseline-checkout DIR``, the same figures for the parser of another checkout of this
+  repository (for example the previous rules), run in a subprocess on the same captions.
+
 Every timing is the best of ``--repeats`` runs after one warm-up run (WordNet caches warm).
-Usage: ``.venv/bin/python scripts/bench/parser_vs_sng.py [--gold CSV] [--repeats 3] [--no-workers]``.
+Usage: ``.venv/bin/python scripts/bench/parser_vs_sng.py [--gold CSV] [--factual CSV]
+[--repeats 3] [--no-workers] [--no-slices] [--baseline-checkout DIR]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing as mp
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,10 +45,29 @@ from crepe_datasets.scenegraph.parser import CaptionParser  # noqa: E402
 from crepe_datasets.scenegraph.parser.rules import NUMBER_WORDS, UNUSED_PIPES  # noqa: E402
 from crepe_datasets.scenegraph.resources import SPACY_MODELS, load_spacy, spacy_model_version  # noqa: E402
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject  # noqa: E402
-from crepe_datasets.validation.factual import read_factual  # noqa: E402
-from crepe_datasets.validation.parser_scores import score_graphs  # noqa: E402
+from crepe_datasets.validation.factual import GoldGraph, factual_slices, read_factual  # noqa: E402
+from crepe_datasets.validation.parser_scores import (  # noqa: E402
+    CaptionTuples,
+    ParserScores,
+    score,
+    score_graphs,
+)
 
-DEFAULT_GOLD = ROOT.parent / "shared" / "data" / "factual" / "factual_sg" / "random" / "dev.csv"
+FACTUAL_SG = ROOT.parent / "shared" / "data" / "factual" / "factual_sg"
+DEFAULT_GOLD = FACTUAL_SG / "random" / "dev.csv"
+DEFAULT_FACTUAL = FACTUAL_SG / "factual_sg.csv"
+#: Parses captions (JSON list on stdin) with the checkout it runs in; JSON records on stdout.
+CHECKOUT_PARSE = """
+import json, sys
+from crepe_datasets.scenegraph.parser import CaptionParser
+out = []
+for g in CaptionParser().parse(json.load(sys.stdin)):
+    by_id = g.object_by_id()
+    out.append([[o.name for o in g.objects], [[o.name, a] for o in g.objects for a in o.attributes],
+                [[by_id[r.subject].name, r.predicate, by_id[r.object].name]
+                 for r in g.relationships if r.subject in by_id and r.object in by_id]])
+json.dump(out, sys.stdout)
+"""
 
 
 def sng_to_graph(out: dict) -> SceneGraph:
@@ -108,11 +139,52 @@ def workers_rate(texts: list[str], workers: int, repeats: int) -> float:
     return len(texts) / best
 
 
+def checkout_scores(checkout: Path, gold: list[GoldGraph]) -> ParserScores:
+    """Scores of the parser of another checkout of this repository on ``gold`` (a subprocess)."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    done = subprocess.run(
+        [sys.executable, "-c", CHECKOUT_PARSE],
+        input=json.dumps([g.caption for g in gold]),
+        capture_output=True,
+        text=True,
+        cwd=checkout,
+        env=env,
+        check=True,
+    )
+    preds = [CaptionTuples.build(*record) for record in json.loads(done.stdout)]
+    return score(preds, [CaptionTuples.from_gold(g) for g in gold], [g.caption for g in gold])
+
+
+def slice_report(ours: CaptionParser, factual: str, dev: str, baseline: str | None) -> None:
+    """Attribute and triplet P/R/F1 on dev, rest and heldout (totals only, never errors)."""
+    slices = factual_slices(factual, [dev, Path(dev).with_name("test.csv")])
+    slices["dev"] = read_factual(dev)  # the dev split as published (same captions)
+    parsers = {"ours": lambda gold: score_graphs(ours.parse([g.caption for g in gold]), gold)}
+    if baseline:
+        parsers[f"baseline ({baseline})"] = lambda gold: checkout_scores(Path(baseline), gold)
+    print(f"\nFACTUAL slices of {factual} (held-out: errors never printed)")
+    print(
+        f"  {'parser':28}{'slice':9}{'rows':>7}  {'attr P':>7}{'R':>7}{'F1':>7}  {'trip P':>7}{'R':>7}{'F1':>7}"
+    )
+    for name, run in parsers.items():
+        for part in ("dev", "rest", "heldout"):
+            gold = slices[part]
+            cats = run(gold).categories
+            a, t = cats["attributes"], cats["triplets"]
+            print(
+                f"  {name:28}{part:9}{len(gold):7d}  {a.precision:7.3f}{a.recall:7.3f}{a.f1:7.3f}"
+                f"  {t.precision:7.3f}{t.recall:7.3f}{t.f1:7.3f}"
+            )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gold", default=str(DEFAULT_GOLD))
+    ap.add_argument("--factual", default=str(DEFAULT_FACTUAL), help="factual_sg.csv (slices)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-workers", action="store_true", help="skip the 1 vs 2 worker run")
+    ap.add_argument("--no-slices", action="store_true", help="skip the dev/rest/heldout scores")
+    ap.add_argument("--baseline-checkout", help="another checkout whose parser to score too")
     args = ap.parse_args()
 
     import sng_parser
@@ -173,6 +245,8 @@ def main() -> int:
         f"  sng / raw (all pipes):            {sng_r[0] / full_r[0]:.2f}x wall, "
         f"{sng_r[1] / full_r[1]:.2f}x cpu"
     )
+    if not args.no_slices:
+        slice_report(ours, args.factual, args.gold, args.baseline_checkout)
     if not args.no_workers:
         texts = captions * 4
         one = workers_rate(texts, 1, r)
