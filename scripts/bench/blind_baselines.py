@@ -15,7 +15,6 @@ Exit status 1 when our hn_atom or hn_swap exceed chance + 0.05 in some complexit
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections import defaultdict
@@ -24,6 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from crepe_datasets.scripts.bench.crepe_release_shortcut import (  # noqa: E402
+    ensure_ours,
+    release_vs_ours_parser,
+)
 from crepe_datasets.validation.blind import (  # noqa: E402
     COLUMNS,
     MIN_ROWS,
@@ -97,24 +100,10 @@ def table(title: str, sets: dict[str, dict[int, list[list[str]]]], auditor: Blin
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--release", type=Path, default=ROOT.parent / "shared/data/crepe_release")
-    parser.add_argument("--ours", type=Path, default=ROOT / "out/crepe-productivity")
-    parser.add_argument(
-        "--vg", type=Path, default=ROOT.parent / "shared/data/visual_genome/images_1-100"
-    )
+    parser = release_vs_ours_parser(__doc__.splitlines()[0])
     parser.add_argument("--lm-corpus", default=None, help="'coco' (generator's LM) or a path")
     args = parser.parse_args()
-    if not (args.ours / "data").is_dir():
-        from crepe_datasets.builders.productivity.build import (
-            ProductivitySettings,
-            build_productivity,
-        )
-
-        print(f"building {args.ours} from {args.vg} (template captions, no NLI, seed 0)…")
-        build_productivity(
-            ProductivitySettings(vg=str(args.vg), out=str(args.ours), progress=False)
-        )
+    ensure_ours(args.ours, args.vg)
     corpus = args.lm_corpus
     if corpus == "coco":
         from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS

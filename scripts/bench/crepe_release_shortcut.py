@@ -47,24 +47,30 @@ def our_sets(folder: Path) -> dict[str, list[list[str]]]:
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def release_vs_ours_parser(description: str) -> argparse.ArgumentParser:
+    """Options shared by the benchmarks that set CREPE's release beside our productivity build."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--release", type=Path, default=ROOT.parent / "shared/data/crepe_release")
     parser.add_argument("--ours", type=Path, default=ROOT / "out/crepe-productivity")
     parser.add_argument(
         "--vg", type=Path, default=ROOT.parent / "shared/data/visual_genome/images_1-100"
     )
-    args = parser.parse_args()
-    if not (args.ours / "data").is_dir():
-        from crepe_datasets.builders.productivity.build import (
-            ProductivitySettings,
-            build_productivity,
-        )
+    return parser
 
-        print(f"building {args.ours} from {args.vg} (template captions, no NLI, seed 0)…")
-        build_productivity(
-            ProductivitySettings(vg=str(args.vg), out=str(args.ours), progress=False)
-        )
+
+def ensure_ours(ours: Path, vg: Path) -> None:
+    """Build our productivity dataset at ``ours`` from ``vg`` unless it is there already."""
+    if (ours / "data").is_dir():
+        return
+    from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
+
+    print(f"building {ours} from {vg} (template captions, no NLI, seed 0)…")
+    build_productivity(ProductivitySettings(vg=str(vg), out=str(ours), progress=False))
+
+
+def main() -> int:
+    args = release_vs_ours_parser(__doc__.splitlines()[0]).parse_args()
+    ensure_ours(args.ours, args.vg)
     release, ours = release_sets(args.release), our_sets(args.ours)
     print(f"\n{'':<8} | {'CREPE release':^44} | {'ours (' + args.ours.name + ')':^44}")
     head = f"{'rows':>6} {'chance':>7} {'lowercase':>9} {'best':>6} {'baseline':<13}"
