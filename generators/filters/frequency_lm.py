@@ -195,8 +195,10 @@ class FrequencyLMRanker:
         }
 
 
+@functools.lru_cache(maxsize=500_000)
 def word_frequency_score(sentence: str) -> float:
-    """Mean log10 English frequency of a sentence's words (the word-frequency baseline)."""
+    """Mean log10 English frequency of a sentence's words (the word-frequency baseline;
+    memoised per process, as the refinement scores each text more than once)."""
     words = tokens(sentence)
     if not words:
         return float("-inf")
