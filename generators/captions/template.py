@@ -37,6 +37,8 @@ Example:
 
 from __future__ import annotations
 
+import functools
+
 from crepe_datasets.generators.captions import NEGATION_PREFIX, WrittenCaption, is_negated
 from crepe_datasets.generators.captions.coverage import missing_atoms
 from crepe_datasets.generators.captions.phrases import broken_reason, indefinite_article
@@ -61,14 +63,19 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 
 def noun_phrase(obj: SGObject, another: bool = False) -> str:
     """First mention of an object: attributes, name, negations ("another …" for a repeat)."""
-    positive = [a for a in obj.attributes if not is_negated(a)]
-    negative = [a for a in obj.attributes if is_negated(a)]
+    return _noun_phrase(obj.name, tuple(obj.attributes), another)
+
+
+@functools.lru_cache(maxsize=200_000)
+def _noun_phrase(name: str, attributes: tuple[str, ...], another: bool) -> str:
+    positive = [a for a in attributes if not is_negated(a)]
+    negative = [a for a in attributes if is_negated(a)]
     adjectives = join_and(positive)
-    if is_negated(obj.name):
-        core = obj.name[len(NEGATION_PREFIX) :]
+    if is_negated(name):
+        core = name[len(NEGATION_PREFIX) :]
         head = f"thing that is not {article(core)} {core}"
     else:
-        head = obj.name
+        head = name
     phrase = f"{adjectives} {head}" if adjectives else head
     if negative:
         phrase += " that is " + join_and(negative)
@@ -90,6 +97,7 @@ def later_mention(obj: SGObject, rank: int = 0, introduced: int = 1) -> str:
 _BE = frozenset({"is", "are", "was", "were", "can", "will"})
 
 
+@functools.lru_cache(maxsize=100_000)
 def predicate_text(predicate: str) -> str:
     """A predicate as written; a negated one placed as English does ("is not in", "does not
     hold" for "not holds", "not parked on" stays)."""
@@ -125,12 +133,15 @@ def _order_clauses(rels: list[Relationship]) -> list[Relationship]:
     """Graph order, but each next clause touches an already mentioned object when one can."""
     pending, ordered, mentioned = list(rels), [], set()
     while pending:
-        pick = next(
-            (r for r in pending if r.subject in mentioned or r.object in mentioned), pending[0]
-        )
-        pending.remove(pick)
+        for j, r in enumerate(pending):  # noqa: B007 (j is the index found)
+            if r.subject in mentioned or r.object in mentioned:
+                break
+        else:
+            j = 0
+        pick = pending.pop(j)
         ordered.append(pick)
-        mentioned.update((pick.subject, pick.object))
+        mentioned.add(pick.subject)
+        mentioned.add(pick.object)
     return ordered
 
 
@@ -172,10 +183,10 @@ def render_key(graph: SceneGraph) -> tuple:
     key have the same caption (the ~30 negative candidates of a walk, and the same walk met
     again in another image, share keys with earlier graphs)."""
     pos = {o.id: i for i, o in enumerate(graph.objects)}
-    objects = tuple((o.name, o.attributes) for o in graph.objects)
+    objects = tuple((o.name, tuple(o.attributes)) for o in graph.objects)
     if len(pos) < len(objects):  # repeated ids (not from a cleaned graph): key by the ids
         pos = {o.id: o.id for o in graph.objects}
-        objects = tuple((o.id, o.name, o.attributes) for o in graph.objects)
+        objects = tuple((o.id, o.name, tuple(o.attributes)) for o in graph.objects)
     rels = tuple(
         (pos[r.subject], r.predicate, pos[r.object])
         for r in graph.relationships
