@@ -176,25 +176,6 @@ def template_caption(graph: SceneGraph) -> str:
     return " and ".join(texts)
 
 
-def render_key(graph: SceneGraph) -> tuple:
-    """Everything a template caption and its checks depend on, without ids or boxes.
-
-    Ids only tell objects apart, so objects are keyed by position: two graphs with the same
-    key have the same caption (the ~30 negative candidates of a walk, and the same walk met
-    again in another image, share keys with earlier graphs)."""
-    pos = {o.id: i for i, o in enumerate(graph.objects)}
-    objects = tuple((o.name, tuple(o.attributes)) for o in graph.objects)
-    if len(pos) < len(objects):  # repeated ids (not from a cleaned graph): key by the ids
-        pos = {o.id: o.id for o in graph.objects}
-        objects = tuple((o.id, o.name, tuple(o.attributes)) for o in graph.objects)
-    rels = tuple(
-        (pos[r.subject], r.predicate, pos[r.object])
-        for r in graph.relationships
-        if r.subject in pos and r.object in pos
-    )
-    return objects, rels
-
-
 def _checked(graph: SceneGraph) -> WrittenCaption:
     text = template_caption(graph)
     if not text:
@@ -208,30 +189,12 @@ def _checked(graph: SceneGraph) -> WrittenCaption:
 
 class TemplateCaptionWriter:
     """Writes template captions; rejects any that omit an atom (``missing_atom``) or that read
-    as broken English (:func:`crepe_datasets.generators.captions.phrases.broken_reason`).
-
-    Results are memoised per process by :func:`render_key` (at most ``cache_size`` graphs;
-    the memo is emptied when full), so a graph met again is not rendered and checked again.
-    """
+    as broken English (:func:`crepe_datasets.generators.captions.phrases.broken_reason`)."""
 
     name = "template"
-
-    def __init__(self, cache_size: int = 200_000) -> None:
-        self.cache_size = cache_size
-        self._memo: dict[tuple, WrittenCaption] = {}
 
     def caption(self, graph: SceneGraph) -> str:
         return template_caption(graph)
 
     def write(self, graphs: list[SceneGraph]) -> list[WrittenCaption]:
-        out = []
-        memo = self._memo
-        for graph in graphs:
-            key = render_key(graph)
-            result = memo.get(key)
-            if result is None:
-                if len(memo) >= self.cache_size:
-                    memo.clear()
-                result = memo[key] = _checked(graph)
-            out.append(result)
-        return out
+        return [_checked(graph) for graph in graphs]

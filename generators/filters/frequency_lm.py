@@ -195,10 +195,8 @@ class FrequencyLMRanker:
         }
 
 
-@functools.lru_cache(maxsize=500_000)
 def word_frequency_score(sentence: str) -> float:
-    """Mean log10 English frequency of a sentence's words (the word-frequency baseline;
-    memoised per process, as the refinement scores each text more than once)."""
+    """Mean log10 English frequency of a sentence's words (the word-frequency baseline)."""
     words = tokens(sentence)
     if not words:
         return float("-inf")
