@@ -145,11 +145,40 @@ def _order_clauses(rels: list[Relationship]) -> list[Relationship]:
     return ordered
 
 
+def _parts(graph: SceneGraph) -> list[tuple[list[int], list[Relationship]]]:
+    """The connected parts in order of their first object, each with its object ids in graph
+    order and its relationships in graph order (one union-find pass; ids must be unique)."""
+    parent = {o.id: o.id for o in graph.objects}
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    inside = [r for r in graph.relationships if r.subject in parent and r.object in parent]
+    for r in inside:
+        a, b = root(r.subject), root(r.object)
+        if a != b:
+            parent[b] = a
+    parts: dict[int, tuple[list[int], list[Relationship]]] = {}
+    for o in graph.objects:
+        parts.setdefault(root(o.id), ([], []))[0].append(o.id)
+    for r in inside:
+        parts[root(r.subject)][1].append(r)
+    return list(parts.values())
+
+
 def _part_text(
-    ids: list[int], graph: SceneGraph, by_id: dict[int, SGObject], mentions: _Mentions
+    ids: list[int],
+    graph: SceneGraph,
+    by_id: dict[int, SGObject],
+    mentions: _Mentions,
+    rels: list[Relationship] | None = None,
 ) -> str:
-    members = set(ids)
-    rels = [r for r in graph.relationships if r.subject in members and r.object in members]
+    if rels is None:
+        members = set(ids)
+        rels = [r for r in graph.relationships if r.subject in members and r.object in members]
     if not rels:
         return mentions.mention(by_id[ids[0]])
     clauses = []
@@ -163,13 +192,16 @@ def _part_text(
 def template_caption(graph: SceneGraph) -> str:
     """The template caption of a graph (see the module docstring)."""
     by_id = graph.object_by_id()
-    order = {o.id: i for i, o in enumerate(graph.objects)}
-    parts = sorted(graph.components(), key=lambda comp: min(order[i] for i in comp))
+    if len(by_id) == len(graph.objects):
+        parts = _parts(graph)
+    else:  # repeated ids: the general path
+        order = {o.id: i for i, o in enumerate(graph.objects)}
+        comps = sorted(graph.components(), key=lambda comp: min(order[i] for i in comp))
+        parts = [(sorted(ids, key=order.__getitem__), None) for ids in comps]  # type: ignore[misc]
     mentions = _Mentions()
     texts = []
-    for ids in parts:
-        ids = sorted(ids, key=order.__getitem__)
-        text = _part_text(ids, graph, by_id, mentions)
+    for ids, rels in parts:
+        text = _part_text(ids, graph, by_id, mentions, rels)
         if texts and not text.startswith("another "):
             text = f"{article(text)} {text}"
         texts.append(text)

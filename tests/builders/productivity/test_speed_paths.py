@@ -111,3 +111,30 @@ def test_paused_gc_restores_the_collector():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _plain_template_caption(graph: SceneGraph) -> str:
+    """The template caption as it was written: components, then a scan per part."""
+    from crepe_datasets.generators.captions import template as t
+
+    by_id = graph.object_by_id()
+    order = {o.id: i for i, o in enumerate(graph.objects)}
+    comps = sorted(graph.components(), key=lambda comp: min(order[i] for i in comp))
+    mentions, texts = t._Mentions(), []
+    for ids in comps:
+        text = t._part_text(sorted(ids, key=order.__getitem__), graph, by_id, mentions)
+        if texts and not text.startswith("another "):
+            text = f"{t.article(text)} {text}"
+        texts.append(text)
+    return " and ".join(texts)
+
+
+def test_template_parts_in_one_pass_write_the_same_captions():
+    checked = 0
+    for g in _real_graphs(80, 100):
+        items = sample_items(g, "x.jpg", range(4, 13), 1, 2, 12, lambda n: "template", DropLog())
+        for item in items:
+            for graph in [item.graph, *(c.graph for c in item.candidates if not c.caption_level)]:
+                assert template_caption(graph) == _plain_template_caption(graph)
+                checked += 1
+    assert checked > 1000
