@@ -111,12 +111,14 @@ def _choose(states: list[State], k: int, target: int, balance: _Balance) -> list
     for counts in _compositions(k, [min(k, len(groups[key])) for key in keys]):
         picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
         above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
+        cost = sum(abs(a - target) for a in above)
+        if best is not None and cost > best[0]:
+            continue  # cannot win: the rest of the test only matters at the best cost
         ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
         first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
         last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
         if not balance.fits(first, last, k):
             continue
-        cost = sum(abs(a - target) for a in above)
         chosen = sorted(i for key, n in picked for i in groups[key][:n])
         if best is None or (cost, chosen) < (best[0], best[1]):
             best = (cost, chosen, first, last)
