@@ -202,8 +202,15 @@ class SceneGraph:
         return [Binding(a, o.name) for o in self.objects for a in o.attributes]
 
     def complexity(self) -> int:
-        """Number of atoms (SPEC §1): objects + attributes + relationships."""
-        return len(self.atoms())
+        """Number of atoms (SPEC §1): objects + attributes + relationships.
+
+        Counted without building :meth:`atoms` (the same number; walks ask it often)."""
+        ids = {o.id for o in self.objects}
+        return (
+            len(self.objects)
+            + sum(len(o.attributes) for o in self.objects)
+            + sum(1 for r in self.relationships if r.subject in ids and r.object in ids)
+        )
 
     def components(self) -> list[list[int]]:
         """Connected components (undirected) as lists of object ids, in first-seen order."""

@@ -17,9 +17,12 @@ balance per chunk), so the dataset is the same whatever the engine and the numbe
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import gzip
 import json
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +98,24 @@ def worker_state(s: Any) -> dict[str, Any]:
         state.update(ranker=ranker, scorers=scorers)
         _STATE.clear()
         _STATE[key] = state
+        gc.collect()
+        gc.freeze()  # WordNet, the LM counts, the sense index: never garbage, never scanned again
     return state
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused for one chunk (reference counting still frees
+    almost everything). A chunk allocates ~10^6 short-lived objects that stay alive until its
+    rows are assembled, so generation scans found nothing to free yet took a fifth of the
+    time; the collector runs again, as usual, after the chunk."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def chunk_path(folder: Path, index: int) -> Path:
@@ -104,6 +124,11 @@ def chunk_path(folder: Path, index: int) -> Path:
 
 def process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
     """The rows, counts and drops of one chunk of ``(graph dict, image file)`` records."""
+    with paused_gc():
+        return _process_chunk(s, records)
+
+
+def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
     state = worker_state(s)
     writers = state["writers"]
     drops, stats = DropLog(), RefineStats()

@@ -31,9 +31,8 @@ Deterministic: no random numbers; the chunk's order of items fixes the targets.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +87,19 @@ class _Balance:
 State = tuple[int, int]
 
 
+def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every ``counts`` with ``0 <= counts[i] <= caps[i]`` and ``sum(counts) == total``, in the
+    order of ``itertools.product`` (only the tuples that sum to ``total`` are made)."""
+    if not caps:
+        if total == 0:
+            yield ()
+        return
+    rest = sum(caps[1:])
+    for first in range(max(0, total - rest), min(caps[0], total) + 1):
+        for tail in _compositions(total - first, caps[1:]):
+            yield (first, *tail)
+
+
 def _choose(states: list[State], k: int, target: int, balance: _Balance) -> list[int] | None:
     """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
     would rank the positive first or last beyond chance's share."""
@@ -96,17 +108,17 @@ def _choose(states: list[State], k: int, target: int, balance: _Balance) -> list
         groups[st].append(i)
     keys = sorted(groups, reverse=True)
     best: tuple[int, list[int], list[float], list[float]] | None = None
-    for counts in itertools.product(*(range(min(k, len(groups[key])) + 1) for key in keys)):
-        if sum(counts) != k:
-            continue
+    for counts in _compositions(k, [min(k, len(groups[key])) for key in keys]):
         picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
         above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
+        cost = sum(abs(a - target) for a in above)
+        if best is not None and cost > best[0]:
+            continue  # cannot win: the rest of the test only matters at the best cost
         ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
         first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
         last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
         if not balance.fits(first, last, k):
             continue
-        cost = sum(abs(a - target) for a in above)
         chosen = sorted(i for key, n in picked for i in groups[key][:n])
         if best is None or (cost, chosen) < (best[0], best[1]):
             best = (cost, chosen, first, last)

@@ -60,9 +60,11 @@ def walk_rng(seed: int, image_id: str | None, n: int, attempt: int) -> random.Ra
     return random.Random(f"{seed}:{image_id}:{n}:{attempt}")
 
 
-class _Walk:
-    def __init__(self, g: SceneGraph, n: int, rng: random.Random) -> None:
-        self.g, self.n, self.rng = g, n, rng
+class _Facts:
+    """What every walk over one image graph looks up: objects by id, the relationships
+    touching each object, each object's connected component (computed once per image)."""
+
+    def __init__(self, g: SceneGraph) -> None:
         self.by_id = g.object_by_id()
         self.touching: dict[int, list[int]] = defaultdict(list)
         for i, r in enumerate(g.relationships):
@@ -70,6 +72,15 @@ class _Walk:
             if r.object != r.subject:
                 self.touching[r.object].append(i)
         self.component = {oid: c for c, ids in enumerate(g.components()) for oid in ids}
+
+
+class _Walk:
+    def __init__(
+        self, g: SceneGraph, n: int, rng: random.Random, facts: _Facts | None = None
+    ) -> None:
+        self.g, self.n, self.rng = g, n, rng
+        facts = facts or _Facts(g)
+        self.by_id, self.touching, self.component = facts.by_id, facts.touching, facts.component
         self.objects: list[int] = []
         self.attrs: dict[int, set[str]] = {}
         self.rels: list[int] = []
@@ -153,4 +164,5 @@ def sample_walks(g: SceneGraph, n: int, seed: int, walks: int = DEFAULT_WALKS) -
     """``walks`` seeded attempts for one image and complexity (one result when ``G`` is too small)."""
     if g.complexity() < n:
         return [WalkResult(None, "graph_smaller_than_n")]
-    return [random_walk(g, n, walk_rng(seed, g.image_id, n, k)) for k in range(walks)]
+    facts = _Facts(g)
+    return [_Walk(g, n, walk_rng(seed, g.image_id, n, k), facts).run() for k in range(walks)]

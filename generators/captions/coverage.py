@@ -65,6 +65,29 @@ def _orders(atom_words: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [atom_words]
 
 
+def _atom_texts(graph: SceneGraph) -> list[tuple[str, str]]:
+    """``(type, text)`` of :meth:`SceneGraph.atoms`, in its order, without making atoms."""
+    ids = {o.id for o in graph.objects}
+    out = [("object", o.name) for o in graph.objects]
+    out += [("attribute", a) for o in graph.objects for a in o.attributes]
+    out += [
+        ("relationship", r.predicate)
+        for r in graph.relationships
+        if r.subject in ids and r.object in ids
+    ]
+    return out
+
+
+@functools.lru_cache(maxsize=100_000)
+def _verbatim(text: str) -> str:
+    """The atom's words framed by spaces, as searched for in a caption (a NUL character when
+    the atom is only articles: never found, so it goes through the word-form match)."""
+    atom_words = _atom_words(text)
+    if ARTICLES.issuperset(atom_words):
+        return "\0"
+    return f" {' '.join(atom_words)} "
+
+
 def missing_atoms(caption: str, graph: SceneGraph) -> list[Atom]:
     """The atoms of ``graph`` that ``caption`` does not mention, in graph order (no repeats).
 
@@ -80,14 +103,15 @@ def missing_atoms(caption: str, graph: SceneGraph) -> list[Atom]:
     caption_forms: list[frozenset[str]] | None = None
     positions: dict[str, list[int]] = {}
     out: list[Atom] = []
-    for atom in graph.atoms():
-        if atom in out:
-            continue
-        atom_words = _atom_words(atom.text)
+    for kind, text in _atom_texts(graph):
+        atom_words = _atom_words(text)
         if not atom_words:
             continue
-        if f" {' '.join(atom_words)} " in padded and not ARTICLES.issuperset(atom_words):
+        if _verbatim(text) in padded:
             continue  # written verbatim: covered (the common case, no forms needed)
+        atom = Atom(kind, text)  # type: ignore[arg-type]
+        if atom in out:
+            continue
         if caption_forms is None:
             caption_forms = [_forms(w) for w in caption_words if w not in ARTICLES]
             for i, forms in enumerate(caption_forms):

@@ -63,8 +63,10 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+@functools.lru_cache(maxsize=65_536)
 def broken_reason(text: str) -> str | None:
-    """The first reason ``text`` is not readable English of the house style, or ``None``."""
+    """The first reason ``text`` is not readable English of the house style, or ``None``
+    (memoised: every text of a build passes through it, many more than once)."""
     words = _words(text)
     for prev, word in itertools.pairwise(words):
         if prev in ARTICLES and word in ARTICLES:

@@ -37,6 +37,8 @@ Example:
 
 from __future__ import annotations
 
+import functools
+
 from crepe_datasets.generators.captions import NEGATION_PREFIX, WrittenCaption, is_negated
 from crepe_datasets.generators.captions.coverage import missing_atoms
 from crepe_datasets.generators.captions.phrases import broken_reason, indefinite_article
@@ -61,14 +63,19 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 
 def noun_phrase(obj: SGObject, another: bool = False) -> str:
     """First mention of an object: attributes, name, negations ("another …" for a repeat)."""
-    positive = [a for a in obj.attributes if not is_negated(a)]
-    negative = [a for a in obj.attributes if is_negated(a)]
+    return _noun_phrase(obj.name, tuple(obj.attributes), another)
+
+
+@functools.lru_cache(maxsize=200_000)
+def _noun_phrase(name: str, attributes: tuple[str, ...], another: bool) -> str:
+    positive = [a for a in attributes if not is_negated(a)]
+    negative = [a for a in attributes if is_negated(a)]
     adjectives = join_and(positive)
-    if is_negated(obj.name):
-        core = obj.name[len(NEGATION_PREFIX) :]
+    if is_negated(name):
+        core = name[len(NEGATION_PREFIX) :]
         head = f"thing that is not {article(core)} {core}"
     else:
-        head = obj.name
+        head = name
     phrase = f"{adjectives} {head}" if adjectives else head
     if negative:
         phrase += " that is " + join_and(negative)
@@ -90,6 +97,7 @@ def later_mention(obj: SGObject, rank: int = 0, introduced: int = 1) -> str:
 _BE = frozenset({"is", "are", "was", "were", "can", "will"})
 
 
+@functools.lru_cache(maxsize=100_000)
 def predicate_text(predicate: str) -> str:
     """A predicate as written; a negated one placed as English does ("is not in", "does not
     hold" for "not holds", "not parked on" stays)."""
@@ -125,20 +133,52 @@ def _order_clauses(rels: list[Relationship]) -> list[Relationship]:
     """Graph order, but each next clause touches an already mentioned object when one can."""
     pending, ordered, mentioned = list(rels), [], set()
     while pending:
-        pick = next(
-            (r for r in pending if r.subject in mentioned or r.object in mentioned), pending[0]
-        )
-        pending.remove(pick)
+        for j, r in enumerate(pending):  # noqa: B007 (j is the index found)
+            if r.subject in mentioned or r.object in mentioned:
+                break
+        else:
+            j = 0
+        pick = pending.pop(j)
         ordered.append(pick)
-        mentioned.update((pick.subject, pick.object))
+        mentioned.add(pick.subject)
+        mentioned.add(pick.object)
     return ordered
 
 
+def _parts(graph: SceneGraph) -> list[tuple[list[int], list[Relationship]]]:
+    """The connected parts in order of their first object, each with its object ids in graph
+    order and its relationships in graph order (one union-find pass; ids must be unique)."""
+    parent = {o.id: o.id for o in graph.objects}
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    inside = [r for r in graph.relationships if r.subject in parent and r.object in parent]
+    for r in inside:
+        a, b = root(r.subject), root(r.object)
+        if a != b:
+            parent[b] = a
+    parts: dict[int, tuple[list[int], list[Relationship]]] = {}
+    for o in graph.objects:
+        parts.setdefault(root(o.id), ([], []))[0].append(o.id)
+    for r in inside:
+        parts[root(r.subject)][1].append(r)
+    return list(parts.values())
+
+
 def _part_text(
-    ids: list[int], graph: SceneGraph, by_id: dict[int, SGObject], mentions: _Mentions
+    ids: list[int],
+    graph: SceneGraph,
+    by_id: dict[int, SGObject],
+    mentions: _Mentions,
+    rels: list[Relationship] | None = None,
 ) -> str:
-    members = set(ids)
-    rels = [r for r in graph.relationships if r.subject in members and r.object in members]
+    if rels is None:
+        members = set(ids)
+        rels = [r for r in graph.relationships if r.subject in members and r.object in members]
     if not rels:
         return mentions.mention(by_id[ids[0]])
     clauses = []
@@ -152,17 +192,31 @@ def _part_text(
 def template_caption(graph: SceneGraph) -> str:
     """The template caption of a graph (see the module docstring)."""
     by_id = graph.object_by_id()
-    order = {o.id: i for i, o in enumerate(graph.objects)}
-    parts = sorted(graph.components(), key=lambda comp: min(order[i] for i in comp))
+    if len(by_id) == len(graph.objects):
+        parts = _parts(graph)
+    else:  # repeated ids: the general path
+        order = {o.id: i for i, o in enumerate(graph.objects)}
+        comps = sorted(graph.components(), key=lambda comp: min(order[i] for i in comp))
+        parts = [(sorted(ids, key=order.__getitem__), None) for ids in comps]  # type: ignore[misc]
     mentions = _Mentions()
     texts = []
-    for ids in parts:
-        ids = sorted(ids, key=order.__getitem__)
-        text = _part_text(ids, graph, by_id, mentions)
+    for ids, rels in parts:
+        text = _part_text(ids, graph, by_id, mentions, rels)
         if texts and not text.startswith("another "):
             text = f"{article(text)} {text}"
         texts.append(text)
     return " and ".join(texts)
+
+
+def _checked(graph: SceneGraph) -> WrittenCaption:
+    text = template_caption(graph)
+    if not text:
+        return WrittenCaption(None, "empty_caption")
+    if missing_atoms(text, graph):
+        return WrittenCaption(None, "missing_atom")
+    if (reason := broken_reason(text)) is not None:
+        return WrittenCaption(None, reason)
+    return WrittenCaption(text)
 
 
 class TemplateCaptionWriter:
@@ -175,15 +229,4 @@ class TemplateCaptionWriter:
         return template_caption(graph)
 
     def write(self, graphs: list[SceneGraph]) -> list[WrittenCaption]:
-        out = []
-        for graph in graphs:
-            text = template_caption(graph)
-            if not text:
-                out.append(WrittenCaption(None, "empty_caption"))
-            elif missing_atoms(text, graph):
-                out.append(WrittenCaption(None, "missing_atom"))
-            elif (reason := broken_reason(text)) is not None:
-                out.append(WrittenCaption(None, reason))
-            else:
-                out.append(WrittenCaption(text))
-        return out
+        return [_checked(graph) for graph in graphs]

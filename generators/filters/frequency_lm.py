@@ -200,7 +200,12 @@ def word_frequency_score(sentence: str) -> float:
     words = tokens(sentence)
     if not words:
         return float("-inf")
-    return sum(math.log10(max(english_frequency(w), FLOOR)) for w in words) / len(words)
+    return sum(_log_frequency(w) for w in words) / len(words)
+
+
+@functools.lru_cache(maxsize=500_000)
+def _log_frequency(word: str) -> float:
+    return math.log10(max(english_frequency(word), FLOOR))
 
 
 def main(argv: list[str]) -> int:

@@ -54,10 +54,15 @@ def object_negation_valid(sub: SceneGraph, g: GraphIndex, obj: SGObject) -> bool
     for gid, other in g.by_id.items():
         if gid == obj.id or other.name == obj.name or not need <= g.attrs[gid]:
             continue
-        out_g = {(p, g.name(t)) for p, t in g.out_edges.get(gid, ())}
-        in_g = {(g.name(s), p) for s, p in g.in_edges.get(gid, ())}
-        if all(e in out_g for e in outgoing) and all(e in in_g for e in incoming):
-            return False
+        if outgoing:  # the edge sets are built only when there is something to look up
+            out_g = {(p, g.name(t)) for p, t in g.out_edges.get(gid, ())}
+            if not all(e in out_g for e in outgoing):
+                continue
+        if incoming:
+            in_g = {(g.name(s), p) for s, p in g.in_edges.get(gid, ())}
+            if not all(e in in_g for e in incoming):
+                continue
+        return False
     return True
 
 

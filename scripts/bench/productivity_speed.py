@@ -17,6 +17,10 @@
    peak memory per worker and the projected time for all of Visual Genome (108,077 images).
 
     .venv/bin/python scripts/bench/productivity_speed.py [--seconds 30] [--images N] [--engine-images 512]
+        [--baseline REV] [--only-engines]
+
+``--baseline REV`` runs part 3 first with the code of git revision ``REV`` (``git archive``
+into a temporary folder), so the figures before and after an optimisation come from one run.
 
 It takes about 8 minutes on 2 shared cores.
 """
@@ -300,29 +304,56 @@ def _engine_child(folder: str, workers: str, limit: str) -> None:
     print(json.dumps({"images": done, "seconds": end - start, "steady": steady, "peak_mib": peak}))
 
 
-def engines(images: int) -> None:
-    """1 vs 2 worker processes on the first ``images`` images of the 100,000-image file."""
+def baseline_checkout(rev: str, into: Path) -> Path:
+    """The repository's files at ``rev`` (``git archive``), to run the same benchmark on the
+    code before an optimisation, in the same run; WordNet comes from this checkout."""
+    into.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "scripts" / "bench" / "productivity_speed.py"
+
+
+def _run_engine(script: Path, tmp: str, workers: int, images: int) -> dict:
+    nltk = os.pathsep.join(
+        p for p in (os.environ.get("NLTK_DATA", ""), str(ROOT / ".nltk_data")) if p
+    )
+    out = subprocess.run(
+        [sys.executable, str(script), "--engine-child", tmp, str(workers), str(images)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "TQDM_DISABLE": "1", "NLTK_DATA": nltk},
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def engines(images: int, baseline: str | None = None) -> None:
+    """1 vs 2 worker processes on the first ``images`` images of the 100,000-image file; with
+    ``baseline`` (a git revision), the same runs of that revision's code first."""
     with tempfile.TemporaryDirectory(dir=ROOT / "out" if (ROOT / "out").is_dir() else None) as tmp:
         generate(SAMPLE, Path(tmp), 100 * 1000)
         print(
             f"\nengines on the first {images:,} images of the 100,000-image file (chunks of {CHUNK})"
         )
         print(
-            f"{'engine':<24} {'images':>7} {'wall s':>8} {'steady img/s':>13} {'peak RSS MiB/worker':>20}"
+            f"{'code, engine':<34} {'images':>7} {'wall s':>8} {'steady img/s':>13} {'peak RSS MiB/worker':>20}"
         )
+        if baseline:
+            script = baseline_checkout(baseline, Path(tmp) / "baseline")
+            for workers in (1, 2):
+                r = _run_engine(script, tmp, workers, images)
+                print(
+                    f"{'before (' + baseline[:8] + '), ' + str(workers) + ' worker(s)':<34} {r['images']:>7,} "
+                    f"{r['seconds']:>8.1f} {r['steady']:>13.1f} {r['peak_mib']:>20.0f}"
+                )
         rates = {}
         for workers in (1, 2):
-            out = subprocess.run(
-                [sys.executable, __file__, "--engine-child", tmp, str(workers), str(images)],
-                capture_output=True,
-                text=True,
-                check=True,
-                env={**os.environ, "TQDM_DISABLE": "1"},
-            )
-            r = json.loads(out.stdout.strip().splitlines()[-1])
+            r = _run_engine(Path(__file__), tmp, workers, images)
             rates[workers] = r["steady"]
             print(
-                f"{'local, ' + str(workers) + ' worker(s)':<24} {r['images']:>7,} {r['seconds']:>8.1f} "
+                f"{'now, local, ' + str(workers) + ' worker(s)':<34} {r['images']:>7,} {r['seconds']:>8.1f} "
                 f"{r['steady']:>13.1f} {r['peak_mib']:>20.0f}"
             )
         speedup = rates[2] / rates[1] if rates[1] else 0.0
@@ -351,14 +382,23 @@ def main() -> int:
     )
     parser.add_argument("--only-big", action="store_true", help="skip the sample speed part")
     parser.add_argument(
+        "--only-engines", action="store_true", help="only the 1 vs 2 worker comparison"
+    )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        help="git revision whose code runs the engine comparison first (before vs after)",
+    )
+    parser.add_argument(
         "--engine-images", type=int, default=512, help="images of the 1 vs 2 worker comparison"
     )
     args = parser.parse_args()
-    if not args.only_big:
+    if not (args.only_big or args.only_engines):
         sample_speed()
-    big_file_memory(args.seconds, args.images)
+    if not args.only_engines:
+        big_file_memory(args.seconds, args.images)
     if args.engine_images:
-        engines(args.engine_images)
+        engines(args.engine_images, args.baseline)
     return 0
 
 
