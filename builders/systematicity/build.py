@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.builders.systematicity import card as card_text
+from crepe_datasets.builders.systematicity.corpus_lm import corpus_lm
 from crepe_datasets.builders.systematicity.negatives import Refiner
 from crepe_datasets.builders.systematicity.pipeline import GraphLookup, batches, process_batch
 from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
@@ -130,7 +131,7 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
                 "ranker": ranker,
                 "entailed": entailed,
                 "seed": s.seed,
-                "refiner": Refiner(),
+                "refiner": Refiner(corpus_lm=corpus_lm(s.training, Path(scratch.name))),
             }
             stats: Counter = Counter()
             images = image_texts(iter_regions(regions_path, drops, infos), infos, corrector, drops)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crepe_datasets.builders.productivity.refine import RefineStats, _Balance, _choose
+from crepe_datasets.builders.systematicity.corpus_lm import mean_scores
 from crepe_datasets.generators.filters.frequency_lm import word_frequency_score
 from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.comp import TextNegative, comp_negatives
@@ -123,6 +124,7 @@ class Refiner:
     """State of the balanced choice across a build's batches (one balance per type)."""
 
     stats: RefineStats = field(default_factory=RefineStats)
+    corpus_lm: Callable[[str], float] | None = None
     balances: dict[str, _Balance] = field(default_factory=dict)
 
     def pick(
@@ -183,10 +185,12 @@ def choose(
             if flag:
                 drops.drop(STAGE, f"{kind}_entailed_by_caption", f"{p.caption} => {c.text}")
         pairs = [pair for pair, flag in zip(pairs, flags, strict=True) if not flag]
-    texts_all = [c.text for _, _, c in pairs] + [p.caption for p in pending]
+    texts_all = [c.text for _, _, c in pairs] + [p.caption for p in pending] if pairs else []
     scored = ranker.rank(texts_all) if pairs else []
     scores = scored[: len(pairs)]
-    base = {id(p): float(s) for p, s in zip(pending, scored[len(pairs) :], strict=False)}
+    judged = mean_scores(texts_all, scored, refiner.corpus_lm if refiner else None)
+    lm_of = {id(c): judged[n] for n, (_, _, c) in enumerate(pairs)}
+    base = {id(p): s for p, s in zip(pending, judged[len(pairs) :], strict=False)}
     grouped: dict[tuple[int, str], list[tuple[float, int, TextNegative]]] = {}
     for n, ((p, kind, c), score) in enumerate(zip(pairs, scores, strict=True)):
         grouped.setdefault((id(p), kind), []).append((-float(score), n, c))
@@ -199,7 +203,7 @@ def choose(
             else:
                 b_lm, b_wf = base[id(p)], word_frequency_score(p.caption)
                 states = [
-                    (_state(word_frequency_score(c.text), b_wf), _state(-neg, b_lm, LM_TIE))
+                    (_state(word_frequency_score(c.text), b_wf), _state(lm_of[id(c)], b_lm, LM_TIE))
                     for neg, _, c in ranked
                 ]
                 picked = refiner.pick(kind, states, k, drops, p.key)
