@@ -51,6 +51,9 @@ REFINE_STAGE = "systematicity_refinement"
 # Mean log10 probability per word within which a candidate counts as tied with the caption
 # under the generation LM: a held-out LM (the blind audit's) may order such near-ties either way.
 LM_TIE = 0.1
+# Real captions are more plausible to a held-out LM than the generation LM says (they are human
+# text; foils are substitutions): the caption is judged LM_SHIFT more plausible than scored.
+LM_SHIFT = 0.075
 STRICT_TYPES = ("atom",)  # types whose unbalanced sets are dropped (HN-COMP keeps its best)
 CHECK_STAGE = "systematicity_negative_checks"
 SET_SIZES = {"atom": 4, "comp": 6}
@@ -203,7 +206,10 @@ def choose(
             else:
                 b_lm, b_wf = base[id(p)], word_frequency_score(p.caption)
                 states = [
-                    (_state(word_frequency_score(c.text), b_wf), _state(lm_of[id(c)], b_lm, LM_TIE))
+                    (
+                        _state(word_frequency_score(c.text), b_wf),
+                        _state(lm_of[id(c)], b_lm + LM_SHIFT, LM_TIE),
+                    )
                     for neg, _, c in ranked
                 ]
                 picked = refiner.pick(kind, states, k, drops, p.key)
