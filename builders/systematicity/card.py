@@ -40,7 +40,13 @@ def _pr(quality: dict[str, Any]) -> str:
 
 def card_info(s: Any, seen: dict[str, Any], quality: dict[str, Any]) -> CardInfo:
     """The card's prose for one build."""
-    ranker = f"the masked LM `{s.mlm}`" if s.mlm else "mean wordfreq Zipf frequency (no download)"
+    ranker = (
+        f"the masked LM `{s.mlm}`"
+        if s.mlm
+        else (
+            "a word-bigram LM of COCO captions with wordfreq unigrams (shipped counts, no download)"
+        )
+    )
     nli = f"the NLI model `{s.nli}`" if s.nli else "no NLI filter (`--no-nli`)"
     sha = (seen.get("corpus_sha256") or "")[:16]
     return CardInfo(

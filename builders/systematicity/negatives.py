@@ -210,7 +210,7 @@ def choose(
                         _state(word_frequency_score(c.text), b_wf),
                         _state(lm_of[id(c)], b_lm + LM_SHIFT, LM_TIE),
                     )
-                    for neg, _, c in ranked
+                    for _, _, c in ranked
                 ]
                 picked = refiner.pick(kind, states, k, drops, p.key)
                 p.chosen[kind] = [ranked[i][2] for i in picked] if picked is not None else []
