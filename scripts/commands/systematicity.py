@@ -159,7 +159,8 @@ def build_systematicity_cmd(
         click.echo(
             f"refinement hn_{kind}: {c.get('sets', 0):,} sets from {c.get('candidates', 0):,} "
             f"candidates, {c.get('discarded', 0):,} discarded, "
-            f"{c.get('sets_without_balanced_choice', 0):,} sets without a balanced choice"
+            f"{c.get('sets_without_balanced_choice', 0):,} sets dropped and "
+            f"{c.get('sets_kept_unbalanced', 0):,} kept without a balanced choice"
         )
     click.echo(f'load: load_dataset("{folder}", "hn_comp", split="unseen_compounds")')
 
