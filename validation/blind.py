@@ -16,6 +16,13 @@ baseline without information scores chance exactly (expected R@1, as in
   counts toward no verdict where negation is the point (``hn_negate``, ``hn_all``): inherent
   to negation sets, not a defect.
 
+Known inherent cues (:data:`INHERENT_CUES`) are reported beside a config's figures and named in
+its report (``inherent_cue``), never hidden: HN-COMP negatives of crepe-systematicity ("a blue
+car and a pink toy" for "a pink car") join two compounds, so they are longer than the caption
+and a language model or word-frequency scorer prefers the caption (or avoids it). ``hn_comp``
+is not a target config: those cues count toward no verdict, as the negation cue for
+``hn_negate``.
+
 A config *passes* when no counted baseline, in either direction, is *significantly* above
 chance + 0.05 in any split: a split fails when its R@1 exceeds chance + 0.05 and an exact
 one-sided binomial test against chance + 0.05 over its rows gives p < :data:`ALPHA`
@@ -71,6 +78,10 @@ def excess_p_value(r1: float, chance: float, rows: int) -> float:
 
 
 NEGATION_CONFIGS = ("hn_negate", "hn_all")
+INHERENT_CUES = {
+    "hn_comp": "length: each negative joins two compounds, so it is longer than the caption "
+    "(inherent to HN-COMP; not counted toward the verdict)",
+}
 _NEGATION = re.compile(r"\b(no|not|never|nothing|none|nobody|without|n't)\b", re.IGNORECASE)
 
 
@@ -212,6 +223,8 @@ class BlindReport:
             out["configs"][config] = {
                 "passed": self.passed_config(config),
                 "counted": list(counted),
+                "target": config in TARGETS,
+                "inherent_cue": INHERENT_CUES.get(config),
                 "all": pooled.to_dict(counted),
                 "splits": {s: splits[s].to_dict(counted) for s in sorted(splits, key=_split_key)},
             }
@@ -270,9 +283,13 @@ def blind_lines(report: Mapping[str, Any]) -> list[str]:
     for config, data in report.get("configs", {}).items():
         for split, r in [("all", data["all"]), *data["splits"].items()]:
             cells = " ".join(f"{r['baselines'].get(key, float('nan')):>8.3f}" for key, _ in COLUMNS)
-            flag = "" if r["passed"] else "  above target" if config in TARGETS else "  (cue)"
+            cue = "  (inherent cue, not counted)" if config in INHERENT_CUES else "  (cue)"
+            flag = "" if r["passed"] else "  above target" if config in TARGETS else cue
             flag = flag if r.get("judged", True) else "  (too few rows to judge)"
             lines.append(
                 f"{config:<10} {split:<14} {r['rows']:>5} {r['chance']:>6.3f} {cells}{flag}"
             )
+    for config, data in report.get("configs", {}).items():
+        if data.get("inherent_cue"):
+            lines.append(f"{config}: known inherent cue: {data['inherent_cue']}")
     return lines

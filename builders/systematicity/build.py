@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.builders.systematicity import card as card_text
+from crepe_datasets.builders.systematicity.corpus_lm import corpus_lm
+from crepe_datasets.builders.systematicity.negatives import Refiner
 from crepe_datasets.builders.systematicity.pipeline import GraphLookup, batches, process_batch
 from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
 from crepe_datasets.builders.systematicity.split import SPLITS
@@ -129,6 +131,7 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
                 "ranker": ranker,
                 "entailed": entailed,
                 "seed": s.seed,
+                "refiner": Refiner(corpus_lm=corpus_lm(s.training, Path(scratch.name))),
             }
             stats: Counter = Counter()
             images = image_texts(iter_regions(regions_path, drops, infos), infos, corrector, drops)
@@ -158,6 +161,7 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
         manifest.inputs += [InputFile(**f) for f in seen.manifest.get("inputs") or []]
         manifest.drops.merge(drops)
         manifest.summary = card_text.summary(tables, stats, seen.describe(), seen_info, ranker)
+        manifest.summary["adversarial_refinement"] = ctx["refiner"].stats.to_dict()
         manifest.validation = card_text.validation(tables, seen, quality)
         cropper = ImageCropper(s.images, manifest.drops) if s.images else None
         out = write_dataset(

@@ -90,7 +90,9 @@ def process_batch(
             p = Pending(key, region.text, image.captions)
             p.candidates = candidates_for(region.text, region.graph, full, key, drops)  # type: ignore[arg-type]
             pending.append((p, row))
-    choose([p for p, _ in pending], ctx["ranker"], drops, ctx["entailed"])
+    choose(
+        [p for p, _ in pending], ctx["ranker"], drops, ctx["entailed"], refiner=ctx.get("refiner")
+    )
     for p, row in pending:
         for kind, chosen in p.chosen.items():
             if len(chosen) == SET_SIZES[kind]:

@@ -143,6 +143,25 @@ def build_systematicity_cmd(
         f"row checks: {'passed' if checks else 'FAILED'}; formatting shortcuts: "
         f"{'passed' if v['shortcuts']['passed'] else 'FAILED'}"
     )
+    blind = v.get("blind_baselines") or {}
+    if blind:
+        comp = blind.get("configs", {}).get("hn_comp", {}).get("all", {})
+        atom = blind.get("configs", {}).get("hn_atom", {}).get("all", {})
+        click.echo(
+            f"blind baselines on {', '.join(blind.get('targets', [])) or 'none'}: "
+            f"{'passed' if blind.get('passed') else 'FAILED'} (chance + {blind.get('margin')}); "
+            f"hn_atom best {atom.get('best_r1', 0):.3f} vs chance {atom.get('chance', 0):.3f}; "
+            f"hn_comp best {comp.get('best_r1', 0):.3f} vs chance {comp.get('chance', 0):.3f} "
+            "(length cue inherent to HN-COMP, not counted)"
+        )
+    refine = manifest.summary.get("adversarial_refinement") or {}
+    for kind, c in refine.items():
+        click.echo(
+            f"refinement hn_{kind}: {c.get('sets', 0):,} sets from {c.get('candidates', 0):,} "
+            f"candidates, {c.get('discarded', 0):,} discarded, "
+            f"{c.get('sets_without_balanced_choice', 0):,} sets dropped and "
+            f"{c.get('sets_kept_unbalanced', 0):,} kept without a balanced choice"
+        )
     click.echo(f'load: load_dataset("{folder}", "hn_comp", split="unseen_compounds")')
 
 

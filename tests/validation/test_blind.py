@@ -63,3 +63,21 @@ def test_small_splits_fail_only_on_evidence():
     assert any("too few rows" in line for line in blind_lines(few))
     many = blind_audit({"hn_atom": {"complexity_4": rows * 30}}).to_dict()
     assert not many["configs"]["hn_atom"]["splits"]["complexity_4"]["passed"] and not many["passed"]
+
+
+def test_hn_comp_length_cue_is_reported_as_inherent_and_not_counted():
+    comp = [
+        {"caption": "a pink car", "hard_negatives": ["a blue car and a pink toy"] * 6}
+        for _ in range(30)
+    ]
+    atom = [{"caption": "a pink car", "hard_negatives": ["a pink car"] * 4} for _ in range(30)]
+    report = blind_audit({"hn_comp": {"seen_compounds": comp}, "hn_atom": {"seen_compounds": atom}})
+    data = report.to_dict()
+    assert data["configs"]["hn_comp"]["all"]["baselines"]["ngram_lm:max"] == 1.0
+    assert data["configs"]["hn_comp"]["inherent_cue"].startswith("length")
+    assert not data["configs"]["hn_comp"]["target"] and data["configs"]["hn_atom"]["target"]
+    assert data["configs"]["hn_atom"]["inherent_cue"] is None
+    assert report.passed and data["targets"] == ["hn_atom"]
+    lines = blind_lines(data)
+    assert any("inherent cue, not counted" in line for line in lines if line.startswith("hn_comp"))
+    assert any(line.startswith("hn_comp: known inherent cue: length") for line in lines)
