@@ -62,7 +62,7 @@ class RefineStats:
 
 
 @dataclass
-class _Balance:
+class Balance:
     """Running counts of one (type, complexity) in a chunk: sets kept, and each scorer's
     expected R@1 sums of "pick the highest" (``first``) and "pick the lowest" (``last``)."""
 
@@ -100,7 +100,7 @@ def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
             yield (first, *tail)
 
 
-def _choose(states: list[State], k: int, target: int, balance: _Balance) -> list[int] | None:
+def choose_balanced(states: list[State], k: int, target: int, balance: Balance) -> list[int] | None:
     """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
     would rank the positive first or last beyond chance's share."""
     groups: dict[State, list[int]] = defaultdict(list)
@@ -142,7 +142,7 @@ def refine(
 ) -> None:
     """Reorder each item's negatives so the first ``k`` of each type are the balanced choice;
     an item without a balanced choice loses that type's negatives (counted)."""
-    balances: dict[tuple[str, int], _Balance] = defaultdict(_Balance)
+    balances: dict[tuple[str, int], Balance] = defaultdict(Balance)
     for r in rendered:
         for t in types:
             pool = [neg for neg in r.negatives if neg.type == t]
@@ -157,7 +157,7 @@ def refine(
                 tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))
                 for neg in pool
             ]
-            chosen = _choose(states, k, balance.seen % (k + 1), balance)  # type: ignore[arg-type]
+            chosen = choose_balanced(states, k, balance.seen % (k + 1), balance)  # type: ignore[arg-type]
             others = [neg for neg in r.negatives if neg.type != t]
             if chosen is None:
                 c["sets_without_balanced_choice"] += 1

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crepe_datasets.builders.productivity.refine import RefineStats, _Balance, _choose
+from crepe_datasets.builders.productivity.refine import Balance, RefineStats, choose_balanced
 from crepe_datasets.builders.systematicity.corpus_lm import mean_scores
 from crepe_datasets.generators.filters.frequency_lm import word_frequency_score
 from crepe_datasets.generators.negatives.atom import atom_negatives
@@ -128,7 +128,7 @@ class Refiner:
 
     stats: RefineStats = field(default_factory=RefineStats)
     corpus_lm: Callable[[str], float] | None = None
-    balances: dict[str, _Balance] = field(default_factory=dict)
+    balances: dict[str, Balance] = field(default_factory=dict)
 
     def pick(
         self, kind: str, states: list[tuple[int, int]], k: int, drops: DropLog, key: str
@@ -137,8 +137,8 @@ class Refiner:
         c = self.stats.counts[kind]
         c["sets"] += 1
         c["candidates"] += len(states)
-        balance = self.balances.setdefault(kind, _Balance())
-        chosen = _choose(states, k, balance.seen % (k + 1), balance)
+        balance = self.balances.setdefault(kind, Balance())
+        chosen = choose_balanced(states, k, balance.seen % (k + 1), balance)
         if chosen is None and kind in STRICT_TYPES:
             c["sets_without_balanced_choice"] += 1
             c["discarded"] += len(states)
@@ -146,7 +146,7 @@ class Refiner:
             return None
         if chosen is None:  # keep the closest choice; the set still counts toward the balance
             c["sets_kept_unbalanced"] += 1
-            chosen = _choose(states, k, balance.seen % (k + 1), _Balance(seen=10**9))
+            chosen = choose_balanced(states, k, balance.seen % (k + 1), Balance(seen=10**9))
             assert chosen is not None
             balance.seen += 1
         c["discarded"] += len(states) - k
