@@ -15,17 +15,8 @@ import pytest
 from crepe_datasets.builders.engines import InProcessEngine
 from crepe_datasets.builders.seen_build import build_seen_tables
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from tests.builders.test_seen_tables import _Counting
 from tests.conftest import REPO_ROOT, require_shared
-
-
-class _Counting(InProcessEngine):
-    def __init__(self) -> None:
-        self.tasks = 0
-
-    def imap(self, fn, tasks):
-        for task in tasks:
-            self.tasks += 1
-            yield fn(*task)
 
 
 def _coco_sample(n: int) -> bytes:

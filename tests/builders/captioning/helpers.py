@@ -75,6 +75,14 @@ def write_instances(captions: Path, out: Path, skip: int = 3, seed: int = 0) -> 
 
 
 @functools.lru_cache(maxsize=1)
+def build_args(captions: Path, out: Path, cache: Path, *extra: str) -> list[str]:
+    """``crepe build captioning`` arguments for one captions file (``extra``: more options)."""
+    return [
+        "build", "captioning", "--captions", f"coco:{captions}", *extra,
+        "--out", str(out), "--cache-dir", str(cache),
+    ]  # fmt: skip
+
+
 def built_dataset() -> tuple[Path, Path, Path]:
     """``(dataset folder, captions file, parse cache)`` of one build with instances, seed 0."""
     from crepe_datasets.scripts.cli import main
@@ -84,21 +92,6 @@ def built_dataset() -> tuple[Path, Path, Path]:
     captions = coco_subset(root / "coco")
     instances = write_instances(captions, root / "coco")
     out = root / "crepe-captioning"
-    status = main(
-        [
-            "build",
-            "captioning",
-            "--captions",
-            f"coco:{captions}",
-            "--instances",
-            str(instances),
-            "--out",
-            str(out),
-            "--seed",
-            "0",
-            "--cache-dir",
-            str(root / "cache"),
-        ]
-    )
+    status = main(build_args(captions, out, root / "cache", "--instances", str(instances)))
     assert status == 0
     return out, captions, root / "cache"

@@ -11,7 +11,12 @@ from datasets import load_dataset
 from crepe_datasets.builders.captioning.concepts import parse_facts
 from crepe_datasets.builders.captioning.pairs import load_pairs, pairs_in
 from crepe_datasets.scripts.cli import main
-from tests.builders.captioning.helpers import SUBSET_IMAGES, built_dataset, coco_subset
+from tests.builders.captioning.helpers import (
+    SUBSET_IMAGES,
+    build_args,
+    built_dataset,
+    coco_subset,
+)
 
 CONFIGS = ("systematicity", "productivity_length", "productivity_density", "substitutivity")
 
@@ -122,25 +127,7 @@ def test_rebuild_is_byte_identical_and_reads_the_parse_cache(built, tmp_path, ca
     folder, captions, cache = built
     out = tmp_path / "again"
     instances = captions.parent / "instances_val2017.json"
-    assert (
-        main(
-            [
-                "build",
-                "captioning",
-                "--captions",
-                f"coco:{captions}",
-                "--instances",
-                str(instances),
-                "--out",
-                str(out),
-                "--seed",
-                "0",
-                "--cache-dir",
-                str(cache),
-            ]
-        )
-        == 0
-    )
+    assert main(build_args(captions, out, cache, "--instances", str(instances), "--seed", "0")) == 0
     assert "(parse cache)" in capsys.readouterr().out
     first = json.loads((folder / "build_manifest.json").read_text())["outputs"]
     second = json.loads((out / "build_manifest.json").read_text())["outputs"]
@@ -149,21 +136,7 @@ def test_rebuild_is_byte_identical_and_reads_the_parse_cache(built, tmp_path, ca
 
 def test_missing_instances_is_said_and_bad_captions_fail_in_one_line(tmp_path, capsys) -> None:
     captions = coco_subset(tmp_path / "coco", n_images=40)
-    assert (
-        main(
-            [
-                "build",
-                "captioning",
-                "--captions",
-                f"coco:{captions}",
-                "--out",
-                str(tmp_path / "o"),
-                "--cache-dir",
-                str(tmp_path / "cache"),
-            ]
-        )
-        == 0
-    )
+    assert main(build_args(captions, tmp_path / "o", tmp_path / "cache")) == 0
     err = capsys.readouterr().err
     assert "no --instances given" in err and "productivity_density" in err
     assert not (tmp_path / "o" / "data" / "productivity_density").exists()
@@ -188,20 +161,7 @@ def test_images_are_embedded_unchanged_and_missing_ones_counted(tmp_path, capsys
         Image.new("RGB", (8, 6), (k, 2 * k, 3 * k)).save(root / im["file_name"], format="JPEG")
     out = tmp_path / "o"
     assert (
-        main(
-            [
-                "build",
-                "captioning",
-                "--captions",
-                f"coco:{captions}",
-                "--images",
-                str(tmp_path / "images"),
-                "--out",
-                str(out),
-                "--cache-dir",
-                str(tmp_path / "cache"),
-            ]
-        )
+        main(build_args(captions, out, tmp_path / "cache", "--images", str(tmp_path / "images")))
         == 0
     )
     ds = load_dataset(str(out), "productivity_length", split="train")
