@@ -10,10 +10,12 @@ Objects and predicates are lemmatised ("dogs" -> "dog", "sitting on" -> "sit on"
 attributes are kept as written (lower case). The rules run on a list-based copy of the spaCy
 parse (:mod:`.tokens`; spaCy's ``attribute_ruler`` is reproduced by :mod:`.attribute_rules`):
 :mod:`.repairs` fixes frequent misparses of caption fragments,
-:mod:`.nouns` finds objects and quantity phrases (compound nouns in :mod:`.compounds`,
+:mod:`.nouns` finds objects and quantity phrases (compound nouns in :mod:`.compounds`, whose
+noun modifiers a lexicon learned from annotated captions decides first, :mod:`.modifier_lexicon`;
 parts named by "-ed" adjectives in :mod:`.parts`), :mod:`.attributes` their modifiers,
 :mod:`.relations` subjects, prepositions, verbs and possessives, and :mod:`.predicates` the
-attributes a clause says (copulas, bare verbs, adverbs, "with X extended"). Their vocabulary is in :mod:`.rules`, WordNet and lemma look-ups in :mod:`.words`.
+attributes a clause says (copulas, bare verbs, adverbs, "with X extended"). Their vocabulary
+is in :mod:`.rules`, WordNet and lemma look-ups in :mod:`.words`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 "tennis racket", "bed spread" and "t-shirt" are one object; "stone blocks" are blocks whose
 material is an attribute. A run of ``compound`` modifiers (nested ones included, "metal wire
-screen") merges with its head when WordNet lists the phrase as one noun (longest phrase wins),
+screen") merges with its head when the learned modifier lexicon says so
+(:mod:`.modifier_lexicon`: "train tracks" is one object, "stone wall" a wall that is stone, and
+the lexicon's word wins over WordNet's), else when WordNet lists the phrase as one noun (longest phrase wins),
 or when it is hyphenated or starts with a single letter ("t shirt"). An adjective merges only
 when the WordNet compound is not a kind of its head ("hot dog", "wet suit"; not "black cat",
 and never a colour), or when it is a position word that WordNet lists with the noun ("right
@@ -13,6 +15,7 @@ turn into attributes, owners or nothing (:func:`crepe_datasets.scenegraph.parser
 from __future__ import annotations
 
 from crepe_datasets.scenegraph.parser import rules, words
+from crepe_datasets.scenegraph.parser.modifier_lexicon import learned_role
 from crepe_datasets.scenegraph.parser.tokens import TokenView
 
 
@@ -54,12 +57,18 @@ def name_and_modifiers(tv: TokenView, i: int, modifiers: list[int]) -> tuple[str
         while run and lower[run[0]] == "-":
             run.pop(0)
         others = sorted(m for m in mods.difference(run) if lower[m][:1].isalnum())
-    for k in range(len(run)):  # longest WordNet-known (or hyphenated) phrase wins
+    head = words.object_lemma(lower[i])
+    for k in range(len(run)):  # longest learned, WordNet-known or hyphenated phrase wins
         if lower[run[k]] == "-":
             continue
         phrase = tv.span_text(run[k], i)
-        hyphenated = "-" in tv.span_text(run[-1], i) or len(lower[run[-1]]) == 1  # "t shirt"
         lemma = words.object_lemma(phrase)
+        learned = learned_role(modifier_text(tv, run[k:]), head)
+        if learned is not None:
+            if learned == "compound":
+                return lemma, others + [m for m in run[:k] if lower[m] != "-"]
+            continue  # "stone wall": an attribute; "city street": a street
+        hyphenated = "-" in tv.span_text(run[-1], i) or len(lower[run[-1]]) == 1  # "t shirt"
         if hyphenated or words.is_compound_noun(lemma) or words.is_compound_noun(phrase):
             return lemma, others + [m for m in run[:k] if lower[m] != "-"]
     prev = i - 1
@@ -71,4 +80,9 @@ def name_and_modifiers(tv: TokenView, i: int, modifiers: list[int]) -> tuple[str
             return words.object_lemma(phrase), others  # "right hand", "front door"
     if run:
         others += [m for m in run if lower[m] != "-"]
-    return words.object_lemma(lower[i]), others
+    return head, others
+
+
+def modifier_text(tv: TokenView, tokens: list[int]) -> str:
+    """The modifier words of ``tokens`` as the lexicon keys them ("chain-link" -> "chain link")."""
+    return " ".join(tv.lower[t] for t in tokens if tv.lower[t] != "-")

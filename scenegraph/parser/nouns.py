@@ -37,6 +37,7 @@ from crepe_datasets.scenegraph.parser.attributes import (
     suffix_of,
 )
 from crepe_datasets.scenegraph.parser.compounds import compound_mods, name_and_modifiers
+from crepe_datasets.scenegraph.parser.modifier_lexicon import learned_role
 from crepe_datasets.scenegraph.parser.parts import Part, find_parts
 from crepe_datasets.scenegraph.parser.tokens import TokenView
 
@@ -94,7 +95,8 @@ def is_candidate(tv: TokenView, i: int) -> bool:
     if tv.pos[i] in NOUN_POS:
         if tv.dep[i] == "amod" and suffix_of(tv, i) is not None:
             return False  # "multi colored kite"
-        return tv.dep[i] != "compound" or tv.pos[tv.head[i]] not in NOUN_POS
+        # a modifier of another noun ("tennis racket", "pine/amod table") is not an object
+        return tv.dep[i] not in ("compound", "amod") or tv.pos[tv.head[i]] not in NOUN_POS
     if tv.pos[i] == "VERB" and tv.dep[i] in NOMINAL_DEPS:  # "leaves on the tree are green"
         return words.is_noun(low)
     if tv.dep[i] == "ROOT" and i == 0 and tv.pos[i] == "VERB":
@@ -111,6 +113,26 @@ def _of_object(tv: TokenView, i: int) -> int | None:
             for o in tv.kids(p, "pobj"):
                 return o
     return None
+
+
+def _modifier_words(tv: TokenView, tokens: list[int], name: str) -> list[tuple[int, str]]:
+    """Each leftover compound modifier with its word; two adjacent words that the learned lexicon
+    keeps together as one attribute ("chain link fence", "double decker bus") come as one."""
+    out: list[tuple[int, str]] = []
+    skip = False
+    for k, m in enumerate(tokens):
+        if skip:
+            skip = False
+            continue
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else None
+        if nxt == m + 1 or (nxt == m + 2 and tv.lower[m + 1] == "-"):
+            pair = f"{tv.lower[m]} {tv.lower[nxt]}"
+            if learned_role(pair, name.split()[-1]) == "attribute":
+                out.append((m, pair))
+                skip = True
+                continue
+        out.append((m, tv.lower[m]))
+    return out
 
 
 def find_nouns(tv: TokenView) -> Nouns:
@@ -173,8 +195,7 @@ def find_nouns(tv: TokenView) -> Nouns:
                     node.attributes[node.attributes.index(colour)] = joined
                 else:
                     node.add(joined)
-        for m in compound_attrs:
-            attr = lower[m]
+        for m, attr in _modifier_words(tv, compound_attrs, name):
             role = words.compound_role(attr, name)
             if count(attr):
                 node.add(count(attr) or "")

@@ -10,7 +10,7 @@ Change behaviour by editing a table, not a rule.
 from __future__ import annotations
 
 #: Version of the rule set; written into seen-table manifests. Bump when output changes.
-PARSER_VERSION = "crepe-rules-1.1"
+PARSER_VERSION = "crepe-rules-1.2"
 
 #: Pipes the parser never reads: excluded when the model is loaded (speed).
 UNUSED_PIPES: tuple[str, ...] = (

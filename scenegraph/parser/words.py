@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable
 
 from crepe_datasets.scenegraph.parser import rules
+from crepe_datasets.scenegraph.parser.modifier_lexicon import learned_role
 
 
 def _fallback_object(name: str) -> str:
@@ -84,6 +85,13 @@ def is_noun(word: str) -> bool:
 
 
 @functools.lru_cache(maxsize=100_000)
+def known(word: str) -> bool:
+    """True when WordNet knows the word in any part of speech."""
+    wn = _wordnet()
+    return wn is not None and bool(wn.synsets(word))
+
+
+@functools.lru_cache(maxsize=100_000)
 def is_verb(word: str) -> bool:
     """True when WordNet knows the word's verb lemma as a verb."""
     wn = _wordnet()
@@ -125,6 +133,9 @@ def compound_role(modifier: str, head: str) -> str:
     elephant"); ``"owner"`` when an animal or person modifies a body part ("cat face" ->
     (cat, have, face)); otherwise ``"drop"`` ("city street" -> street).
     """
+    learned = learned_role(modifier, head.split()[-1] if head else head)
+    if learned in ("attribute", "drop"):
+        return learned
     wn = _wordnet()
     if wn is None:
         return "attribute"
