@@ -36,10 +36,12 @@ def _demo_steps() -> list[tuple[str, Callable[[Path, Path, int], BuildManifest]]
     from crepe_datasets.builders.bindsplit.demo import build_demo as bindsplit_demo
     from crepe_datasets.builders.captioning.demo import build_demo as captioning_demo
     from crepe_datasets.builders.productivity.demo import build_demo as productivity_demo
+    from crepe_datasets.builders.systematicity.demo import build_demo as systematicity_demo
 
     return [
         ("crepe-vg-regions", _build_vg_regions_demo),
         ("crepe-bindsplit", bindsplit_demo),
+        ("crepe-systematicity", systematicity_demo),
         ("crepe-productivity", productivity_demo),
         ("crepe-captioning", captioning_demo),
     ]
@@ -56,6 +58,7 @@ DEMO_NAMES = (
     "cache",
     "crepe-vg-regions",
     "crepe-bindsplit",
+    "crepe-systematicity",
     "crepe-productivity",
     "crepe-captioning",
 )
