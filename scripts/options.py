@@ -88,3 +88,36 @@ def checked_output(
 
 
 _WHAT = {"dataset": "a dataset folder", "folder": "an output folder", "file": "an output file"}
+
+
+def engine_options(workers_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--engine local|dask``, ``--workers N`` (with the command's own help) and
+    ``--scheduler ADDRESS``: the options of every command that runs on the parse engines."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(
+            [
+                click.option(
+                    "--engine",
+                    type=click.Choice(["local", "dask"]),
+                    default="local",
+                    show_default=True,
+                ),
+                click.option(
+                    "--workers",
+                    type=click.IntRange(min=1),
+                    default=1,
+                    show_default=True,
+                    help=workers_help,
+                ),
+                click.option(
+                    "--scheduler",
+                    default=None,
+                    help="Dask scheduler address, e.g. tcp://host:8786 (with --engine dask).",
+                ),
+            ]
+        ):
+            command = option(command)
+        return command
+
+    return decorate

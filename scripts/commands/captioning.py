@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from crepe_datasets.scripts.options import checked_output
+from crepe_datasets.scripts.options import checked_output, engine_options
 
 
 @checked_output(
@@ -50,9 +50,7 @@ from crepe_datasets.scripts.options import checked_output
     default=None,
     help="Images per held-out split (default: scaled, see the card).",
 )
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--workers", type=int, default=1, show_default=True, help="Parser processes.")
-@click.option("--scheduler", default=None, help="Dask scheduler address (with --engine dask).")
+@engine_options("Parser processes.")
 @click.option(
     "--cache-dir",
     type=click.Path(path_type=Path),

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scripts.options import checked_output
+from crepe_datasets.scripts.options import checked_output, engine_options
 
 
 def graph_record(caption: str, graph) -> dict:
@@ -98,14 +98,7 @@ def parse_cmd(input_path: Path, out: Path, batch_size: int, model: str | None) -
 @click.option(
     "--out", required=True, type=click.Path(path_type=Path), help="Output folder of seen tables."
 )
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option(
-    "--workers",
-    default=1,
-    show_default=True,
-    help="Worker processes (local pool or Dask LocalCluster).",
-)
-@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
+@engine_options("Worker processes (local pool or Dask LocalCluster).")
 @click.option(
     "--shard-size",
     default=50_000,

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scripts.options import checked_output
+from crepe_datasets.scripts.options import checked_output, engine_options
 
 
 @checked_output("out", kind="dataset", inputs=("vg", "images", "nli"))
@@ -68,15 +68,9 @@ from crepe_datasets.scripts.options import checked_output
 @click.option(
     "--limit", type=click.IntRange(min=1), default=None, help="Read only the first N images."
 )
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes (local pool or Dask LocalCluster); the dataset does not depend on it.",
+@engine_options(
+    "Worker processes (local pool or Dask LocalCluster); the dataset does not depend on it."
 )
-@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
 @click.option(
     "--chunk-images",
     type=click.IntRange(1),

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scripts.options import checked_output
+from crepe_datasets.scripts.options import checked_output, engine_options
 
 
 @checked_output(
@@ -53,9 +53,7 @@ from crepe_datasets.scripts.options import checked_output
     default=None,
     help="FACTUAL-format CSV: measure the parser's P/R now for the card (default: stored figures).",
 )
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--workers", type=int, default=1, show_default=True, help="Parser processes.")
-@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
+@engine_options("Parser processes.")
 @click.option("--limit", type=int, default=None, help="Read only the first N images.")
 @click.option(
     "--cache-dir",
