@@ -4,8 +4,6 @@ content, not the path it was named with; Ctrl-C ends the workers and leaves resu
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -17,6 +15,7 @@ from crepe_datasets.builders.seen_build import build_seen_tables
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from tests.builders.test_seen_tables import _Counting
 from tests.conftest import REPO_ROOT, require_shared
+from tests.interrupts import assert_ctrl_c_ends, child_pids
 
 
 def _coco_sample(n: int) -> bytes:
@@ -87,19 +86,8 @@ def test_the_same_corpus_by_another_path_is_the_same_corpus(tmp_path, monkeypatc
         build_seen_tables(f"coco:{other}", out, InProcessEngine(), shard_size=30, progress=False)
 
 
-def _children(pid: int) -> list[int]:
-    import psutil
-
-    try:
-        return [c.pid for c in psutil.Process(pid).children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return []
-
-
 @pytest.mark.slow
 def test_ctrl_c_ends_parse_corpus_workers_included_and_the_rerun_resumes(tmp_path):
-    import psutil
-
     data = json.loads(require_shared("coco", "captions_val2017.json").read_text())
     corpus = tmp_path / "captions.txt"
     corpus.write_text("\n".join(a["caption"].strip() for a in data["annotations"][:2400]) + "\n")
@@ -112,22 +100,9 @@ def test_ctrl_c_ends_parse_corpus_workers_included_and_the_rerun_resumes(tmp_pat
     started = time.time()
     while not list((out / "shards").glob("shard-*.json")) and time.time() - started < 240:
         time.sleep(0.2)
-    workers = _children(proc.pid)
+    workers = child_pids(proc.pid)
     assert workers, "no worker process was started"
-    os.killpg(proc.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
-    interrupted = time.time()
-    try:
-        _, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert time.time() - interrupted < 10
-    assert proc.returncode == 130
-    assert "Traceback" not in err.decode() and err.decode().strip().endswith("aborted")
-    time.sleep(0.5)
-    assert not [
-        p for p in workers if psutil.pid_exists(p) and psutil.Process(p).status() != "zombie"
-    ]
+    assert_ctrl_c_ends(proc, workers)
     done = len(list((out / "shards").glob("shard-*.json")))
     assert done >= 1
     counting = _Counting()

@@ -3,8 +3,6 @@ behind, no results file written."""
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -15,22 +13,12 @@ from crepe_datasets.builders.demo_data import write_demo_inputs
 from crepe_datasets.builders.productivity.demo import build_demo
 from crepe_datasets.evaluator.tiny import write_tiny_open_clip
 from tests.conftest import REPO_ROOT
+from tests.interrupts import assert_ctrl_c_ends, child_pids
 
 pytestmark = pytest.mark.slow
 
 
-def _children(pid: int) -> list[int]:
-    import psutil
-
-    try:
-        return [c.pid for c in psutil.Process(pid).children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return []
-
-
 def test_ctrl_c_ends_evaluate_and_its_dataloader_workers(tmp_path) -> None:
-    import psutil
-
     inputs = write_demo_inputs(tmp_path / "inputs", seed=0)
     build_demo(inputs, tmp_path / "crepe-productivity", 0)  # 166 images embedded as crops
     model = write_tiny_open_clip(tmp_path / "model")
@@ -44,21 +32,8 @@ def test_ctrl_c_ends_evaluate_and_its_dataloader_workers(tmp_path) -> None:
     )
     started, workers = time.time(), []
     while len(workers) < 2 and proc.poll() is None and time.time() - started < 120:
-        workers = _children(proc.pid)
+        workers = child_pids(proc.pid)
         time.sleep(0.05)
     assert len(workers) >= 2, "the DataLoader workers never started"
-    os.killpg(proc.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
-    interrupted = time.time()
-    try:
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert time.time() - interrupted < 10
-    assert proc.returncode == 130
-    assert "Traceback" not in err.decode() and err.decode().strip().endswith("aborted")
-    time.sleep(0.5)
-    assert not [
-        p for p in workers if psutil.pid_exists(p) and psutil.Process(p).status() != "zombie"
-    ]
+    assert_ctrl_c_ends(proc, workers)
     assert not out.exists() or not any(out.iterdir())
