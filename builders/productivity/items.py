@@ -68,10 +68,20 @@ class Item:
 
 @dataclass
 class Negative:
+    """A rendered negative; its graph is kept as a :class:`SceneGraph` and written as compact
+    JSON (:func:`compact_json`) only when a row asks for it (most negatives never reach one)."""
+
     type: str
     rule: str
     text: str
-    graph: str
+    source: SceneGraph | str
+
+    @property
+    def graph(self) -> str:
+        """The negative's graph in compact JSON (computed once)."""
+        if not isinstance(self.source, str):
+            self.source = compact_json(self.source)
+        return self.source
 
 
 @dataclass
@@ -173,7 +183,7 @@ def render_items(
                 drops.drop(NEG_STAGE, f"{cand.type}_duplicate_text", text)
             else:
                 seen.add(text)
-                negatives.append(Negative(cand.type, cand.rule, text, compact_json(cand.graph)))
+                negatives.append(Negative(cand.type, cand.rule, text, cand.graph))
         out.append(RenderedItem(item, caption, negatives))
     return out
 

@@ -31,6 +31,7 @@ Deterministic: no random numbers; the chunk's order of items fixes the targets.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -100,27 +101,45 @@ def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
             yield (first, *tail)
 
 
-def choose_balanced(states: list[State], k: int, target: int, balance: Balance) -> list[int] | None:
-    """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
-    would rank the positive first or last beyond chance's share."""
-    groups: dict[State, list[int]] = defaultdict(list)
-    for i, st in enumerate(states):
-        groups[st].append(i)
-    keys = sorted(groups, reverse=True)
-    best: tuple[int, list[int], list[float], list[float]] | None = None
-    for counts in _compositions(k, [min(k, len(groups[key])) for key in keys]):
+@functools.lru_cache(maxsize=65_536)
+def _options(keys: tuple[State, ...], caps: tuple[int, ...], k: int, target: int) -> tuple:
+    """Every choice of counts per group as ``(cost, counts, first, last)``, cheapest first
+    (stable: product order within a cost). It depends only on the groups' states and sizes,
+    which repeat across sets, so it is computed once per distinct combination."""
+    options = []
+    for counts in _compositions(k, list(caps)):
         picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
         above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
         cost = sum(abs(a - target) for a in above)
-        if best is not None and cost > best[0]:
-            continue  # cannot win: the rest of the test only matters at the best cost
         ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
         first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
         last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
+        options.append((cost, counts, tuple(first), tuple(last)))
+    options.sort(key=lambda option: option[0])
+    return tuple(options)
+
+
+def choose_balanced(states: list[State], k: int, target: int, balance: Balance) -> list[int] | None:
+    """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
+    would rank the positive first or last beyond chance's share.
+
+    The allowed choice of least cost wins; among equal costs, the one whose sorted indices come
+    first (the one that keeps earlier candidates)."""
+    groups: dict[State, list[int]] = defaultdict(list)
+    for i, st in enumerate(states):
+        groups[st].append(i)
+    keys = tuple(sorted(groups, reverse=True))
+    caps = tuple(min(k, len(groups[key])) for key in keys)
+    best: tuple[int, list[int], Any, Any] | None = None
+    for cost, counts, first, last in _options(keys, caps, k, target):
+        if best is not None and cost > best[0]:
+            break  # options are cheapest first: nothing later can win
         if not balance.fits(first, last, k):
             continue
-        chosen = sorted(i for key, n in picked for i in groups[key][:n])
-        if best is None or (cost, chosen) < (best[0], best[1]):
+        chosen = sorted(
+            i for key, n in zip(keys, counts, strict=True) if n for i in groups[key][:n]
+        )
+        if best is None or chosen < best[1]:
             best = (cost, chosen, first, last)
     if best is None:
         return None

@@ -138,3 +138,46 @@ def test_template_parts_in_one_pass_write_the_same_captions():
                 assert template_caption(graph) == _plain_template_caption(graph)
                 checked += 1
     assert checked > 1000
+
+
+def _plain_choose_balanced(states, k, target, balance):
+    """The balanced choice as it was: every composition tried, in product order."""
+    from collections import defaultdict
+
+    groups = defaultdict(list)
+    for i, st in enumerate(states):
+        groups[st].append(i)
+    keys = sorted(groups, reverse=True)
+    best = None
+    for counts in _compositions(k, [min(k, len(groups[key])) for key in keys]):
+        picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
+        above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
+        cost = sum(abs(a - target) for a in above)
+        ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
+        first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
+        last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
+        if not balance.fits(first, last, k):
+            continue
+        chosen = sorted(i for key, n in picked for i in groups[key][:n])
+        if best is None or (cost, chosen) < (best[0], best[1]):
+            best = (cost, chosen, first, last)
+    if best is None:
+        return None
+    balance.add(best[2], best[3])
+    return best[1]
+
+
+def test_cached_balanced_choice_is_the_plain_enumeration():
+    from crepe_datasets.builders.productivity.refine import Balance, choose_balanced
+
+    rng = random.Random(7)
+    fast, plain = Balance(), Balance()
+    for c in range(3000):
+        states = [
+            (rng.choice((-1, 0, 1)), rng.choice((-1, 0, 1))) for _ in range(rng.randint(5, 12))
+        ]
+        target = c % 6
+        assert choose_balanced(states, 5, target, fast) == _plain_choose_balanced(
+            states, 5, target, plain
+        )
+        assert (fast.seen, fast.first, fast.last) == (plain.seen, plain.first, plain.last)
