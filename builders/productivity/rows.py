@@ -72,10 +72,15 @@ def base_row(r: RenderedItem) -> dict[str, Any]:
 
 
 def hn_row(
-    r: RenderedItem, types: Sequence[str], k: int, min_k: int | None = None
+    r: RenderedItem,
+    types: Sequence[str],
+    k: int,
+    min_k: int | None = None,
+    base: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """The row of one hard-negative config: up to ``k`` negatives per type, ``None`` when a
-    type has fewer than ``min_k`` (default ``k``: fixed-size retrieval sets)."""
+    type has fewer than ``min_k`` (default ``k``: fixed-size retrieval sets). ``base``: the
+    item's :func:`base_row`, when already made (it is copied, not changed)."""
     need = k if min_k is None else min_k
     chosen = []
     for t in types:
@@ -83,7 +88,7 @@ def hn_row(
         if len(of_type) < need:
             return None
         chosen += of_type
-    row = base_row(r)
+    row = dict(base) if base is not None else base_row(r)
     row["hard_negatives"] = [neg.text for neg in chosen]
     row["negative_types"] = [neg.type for neg in chosen]
     row["negative_rules"] = [neg.rule for neg in chosen]
@@ -102,9 +107,10 @@ def add_rows(
     need = k if min_k is None else min_k
     for r in rendered:
         split = split_name(r.item.n)
-        tables["raw"][split].append(base_row(r))
+        base = base_row(r)
+        tables["raw"][split].append(base)
         for config, types in HN_CONFIGS.items():
-            row = hn_row(r, types, k, need)
+            row = hn_row(r, types, k, need, base)
             if row is None:
                 drops.drop(
                     "productivity_configs",
