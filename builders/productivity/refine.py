@@ -102,19 +102,30 @@ def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
 
 
 @functools.lru_cache(maxsize=65_536)
-def _options(keys: tuple[State, ...], caps: tuple[int, ...], k: int, target: int) -> tuple:
-    """Every choice of counts per group as ``(cost, counts, first, last)``, cheapest first
-    (stable: product order within a cost). It depends only on the groups' states and sizes,
-    which repeat across sets, so it is computed once per distinct combination."""
-    options = []
+def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple:
+    """Every choice of counts per group (product order) as ``(above, counts, first, last)``:
+    per scorer, how many chosen candidates are at or above the positive, and the expected R@1
+    of "pick the highest" and "pick the lowest". It depends only on the groups' states and
+    sizes, which repeat across sets, so it is computed once per distinct combination."""
+    out = []
     for counts in _compositions(k, list(caps)):
         picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
-        above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
-        cost = sum(abs(a - target) for a in above)
+        above = tuple(sum(n for key, n in picked if key[s] >= 0) for s in (0, 1))
         ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
         first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
         last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
-        options.append((cost, counts, tuple(first), tuple(last)))
+        out.append((above, counts, tuple(first), tuple(last)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _options(keys: tuple[State, ...], caps: tuple[int, ...], k: int, target: int) -> tuple:
+    """:func:`_choices` as ``(cost, counts, first, last)``, cheapest first (stable: product
+    order within a cost); the cost is how far the counts above the positive miss ``target``."""
+    options = [
+        (abs(above[0] - target) + abs(above[1] - target), counts, first, last)
+        for above, counts, first, last in _choices(keys, caps, k)
+    ]
     options.sort(key=lambda option: option[0])
     return tuple(options)
 

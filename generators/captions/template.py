@@ -121,12 +121,14 @@ class _Mentions:
         self.introduced: dict[str, int] = {}
 
     def mention(self, obj: SGObject) -> str:
-        if obj.id in self.rank:
-            return later_mention(obj, self.rank[obj.id], self.introduced[obj.name])
-        rank = self.introduced.get(obj.name, 0)
+        name = obj.name
+        rank = self.rank.get(obj.id)
+        if rank is not None:
+            return later_mention(obj, rank, self.introduced[name])
+        rank = self.introduced.get(name, 0)
         self.rank[obj.id] = rank
-        self.introduced[obj.name] = rank + 1
-        return noun_phrase(obj, another=rank > 0 and not is_negated(obj.name))
+        self.introduced[name] = rank + 1
+        return _noun_phrase(name, tuple(obj.attributes), rank > 0 and not is_negated(name))
 
 
 def _order_clauses(rels: list[Relationship]) -> list[Relationship]:

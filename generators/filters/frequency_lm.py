@@ -44,9 +44,11 @@ BOS, EOS = "<s>", "</s>"
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 
 
-def tokens(text: str) -> list[str]:
-    """Lower-case words of a sentence."""
-    return _WORD.findall(text.lower())
+@functools.lru_cache(maxsize=16_384)
+def tokens(text: str) -> tuple[str, ...]:
+    """Lower-case words of a sentence (memoised: each text of a build is scored by the
+    word-frequency baseline and the n-gram LM in turn)."""
+    return tuple(_WORD.findall(text.lower()))
 
 
 @functools.lru_cache(maxsize=500_000)
