@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from crepe_datasets.builders.productivity.items import RenderedItem
 from crepe_datasets.scenegraph.provenance import DropLog
 
@@ -101,61 +103,67 @@ def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
             yield (first, *tail)
 
 
-@functools.lru_cache(maxsize=65_536)
-def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple:
-    """Every choice of counts per group (product order) as ``(above, counts, first, last)``:
-    per scorer, how many chosen candidates are at or above the positive, and the expected R@1
-    of "pick the highest" and "pick the lowest". It depends only on the groups' states and
-    sizes, which repeat across sets, so it is computed once per distinct combination."""
-    out = []
-    for counts in _compositions(k, list(caps)):
-        picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
-        above = tuple(sum(n for key, n in picked if key[s] >= 0) for s in (0, 1))
-        ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
-        first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
-        last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
-        out.append((above, counts, tuple(first), tuple(last)))
-    return tuple(out)
+@functools.lru_cache(maxsize=4096)
+def _count_matrix(caps: tuple[int, ...], k: int) -> np.ndarray:
+    """:func:`_compositions` of ``k`` under ``caps`` as rows of a matrix (product order)."""
+    rows = list(_compositions(k, list(caps)))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), len(caps))
 
 
 @functools.lru_cache(maxsize=65_536)
-def _options(keys: tuple[State, ...], caps: tuple[int, ...], k: int, target: int) -> tuple:
-    """:func:`_choices` as ``(cost, counts, first, last)``, cheapest first (stable: product
-    order within a cost); the cost is how far the counts above the positive miss ``target``."""
-    options = [
-        (abs(above[0] - target) + abs(above[1] - target), counts, first, last)
-        for above, counts, first, last in _choices(keys, caps, k)
-    ]
-    options.sort(key=lambda option: option[0])
-    return tuple(options)
+def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple[np.ndarray, ...]:
+    """Every choice of counts per group (rows of :func:`_count_matrix`) with, per scorer
+    (columns), how many chosen candidates are at or above the positive and the expected R@1 of
+    "pick the highest" (``first``) and "pick the lowest" (``last``), ties shared. It depends
+    only on the groups' states and sizes, so it is computed once per distinct combination."""
+    counts = _count_matrix(caps, k)
+    states = np.array(keys, dtype=np.int64).reshape(len(keys), 2)
+    picked = counts > 0
+    above = counts @ (states >= 0)
+    ties = counts @ (states == 0)
+    shared = 1.0 / (1 + ties)
+    first = np.where(picked @ (states > 0) > 0, 0.0, shared)
+    last = np.where(picked @ (states < 0) > 0, 0.0, shared)
+    return counts, above, first, last
 
 
 def choose_balanced(states: list[State], k: int, target: int, balance: Balance) -> list[int] | None:
     """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
     would rank the positive first or last beyond chance's share.
 
-    The allowed choice of least cost wins; among equal costs, the one whose sorted indices come
-    first (the one that keeps earlier candidates)."""
+    Among the allowed choices of counts per group, the one of least cost wins; among equal
+    costs, the one whose sorted indices come first (the one that keeps earlier candidates)."""
     groups: dict[State, list[int]] = defaultdict(list)
     for i, st in enumerate(states):
         groups[st].append(i)
     keys = tuple(sorted(groups, reverse=True))
     caps = tuple(min(k, len(groups[key])) for key in keys)
-    best: tuple[int, list[int], Any, Any] | None = None
-    for cost, counts, first, last in _options(keys, caps, k, target):
-        if best is not None and cost > best[0]:
-            break  # options are cheapest first: nothing later can win
-        if not balance.fits(first, last, k):
-            continue
-        chosen = sorted(
-            i for key, n in zip(keys, counts, strict=True) if n for i in groups[key][:n]
-        )
-        if best is None or chosen < best[1]:
-            best = (cost, chosen, first, last)
-    if best is None:
+    counts, above, first, last = _choices(keys, caps, k)
+    if not len(counts):
         return None
-    balance.add(best[2], best[3])
-    return best[1]
+    budget = (balance.seen + 1) / (k + 1) + 1e-9
+    allowed = np.ones(len(counts), dtype=bool)
+    for s in (0, 1):
+        allowed &= (balance.first[s] + first[:, s] <= budget) & (
+            balance.last[s] + last[:, s] <= budget
+        )
+    if not allowed.any():
+        return None
+    cost = np.abs(above[:, 0] - target) + np.abs(above[:, 1] - target)
+    least = cost[allowed].min()
+    best: tuple[list[int], int] | None = None
+    for row in np.flatnonzero(allowed & (cost == least)):
+        chosen = sorted(
+            i for key, n in zip(keys, counts[row].tolist(), strict=True) for i in groups[key][:n]
+        )
+        if best is None or chosen < best[0]:
+            best = (chosen, int(row))
+    assert best is not None
+    row = best[1]
+    balance.add(
+        [float(first[row, 0]), float(first[row, 1])], [float(last[row, 0]), float(last[row, 1])]
+    )
+    return best[0]
 
 
 def _state(score: float, base: float) -> int:

@@ -202,7 +202,7 @@ def word_frequency_score(sentence: str) -> float:
     words = tokens(sentence)
     if not words:
         return float("-inf")
-    return sum(_log_frequency(w) for w in words) / len(words)
+    return sum(map(_log_frequency, words)) / len(words)
 
 
 @functools.lru_cache(maxsize=500_000)
