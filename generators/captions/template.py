@@ -246,36 +246,50 @@ def template_caption(graph: SceneGraph) -> str:
 
 @functools.lru_cache(maxsize=200_000)
 def _plain(text: str) -> bool:
-    """True when an atom written as is is sure to be found by the coverage check: not negated,
-    not only articles, and its lower-case text is exactly its words joined by single spaces."""
+    """True when ``text``, written as is, is sure to be found by the coverage check: not only
+    articles, and its lower-case text is exactly its words joined by single spaces."""
     atom_words = words(text)
     return (
         bool(atom_words)
         and " ".join(atom_words) == text.lower()
         and not ARTICLES.issuperset(atom_words)
-        and not is_negated(text)
     )
+
+
+@functools.lru_cache(maxsize=200_000)
+def _plain_object(name: str, attributes: tuple[str, ...]) -> bool:
+    """The object's name (not negated: that one is rewritten) and attributes are plain."""
+    return not is_negated(name) and _plain(name) and all(_plain(a) for a in attributes)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _plain_predicate(predicate: str) -> bool:
+    """The predicate is plain and written as is (not "does not hold" for "not holds")."""
+    return _plain(predicate) and predicate_text(predicate) == predicate
 
 
 def covered_by_construction(graph: SceneGraph) -> bool:
     """True when the template caption of ``graph`` mentions every atom by construction.
 
     With unique object ids, every object gets a first mention holding its name and its
-    attributes verbatim, and every relationship between objects of the graph a clause holding
-    its predicate verbatim; each is bounded by a space, a comma or the end of the text. So an
-    atom whose text is plain (:func:`_plain`) is found verbatim by
-    :func:`crepe_datasets.generators.captions.coverage.missing_atoms`, and the check can be
-    skipped. Negated atoms (rewritten: "does not hold", "thing that is not a …") and any other
-    text still go through it.
+    attributes verbatim (negated ones after "that is"), and every relationship between
+    objects of the graph a clause holding its predicate as :func:`predicate_text` writes it;
+    each is bounded by a space, a comma or the end of the text. So when every name and
+    attribute is plain (:func:`_plain`) and every predicate is written as is, each atom is found
+    verbatim by :func:`crepe_datasets.generators.captions.coverage.missing_atoms`, and the
+    check can be skipped. Negated objects ("thing that is not a …") and rewritten negated
+    predicates ("does not hold") still go through it.
     """
-    ids = {o.id for o in graph.objects}
-    if len(ids) != len(graph.objects):
+    objects = graph.objects
+    ids = {o.id for o in objects}
+    if len(ids) != len(objects):
         return False
-    for o in graph.objects:
-        if not _plain(o.name) or not all(_plain(a) for a in o.attributes):
-            return False
+    if not all(_plain_object(o.name, tuple(o.attributes)) for o in objects):
+        return False
     return all(
-        _plain(r.predicate) for r in graph.relationships if r.subject in ids and r.object in ids
+        _plain_predicate(r.predicate)
+        for r in graph.relationships
+        if r.subject in ids and r.object in ids
     )
 
 
