@@ -148,13 +148,17 @@ def _order_clauses(rels: list[Relationship]) -> list[Relationship]:
 
 
 @functools.lru_cache(maxsize=8192)
-def _plan(ids: tuple[int, ...], ends: tuple[tuple[int, int], ...]) -> tuple:
-    """The shape of a caption: its connected parts in order of their first object, each as
-    ``(first object id, relationship indices in clause order)`` (one union-find pass; ids must
-    be unique). It depends only on object ids and relationship ends, which a graph shares with
-    most of its negatives (a changed name, attribute or predicate keeps them), so it is memoised.
+def _plan(n_objects: int, ends: tuple[tuple[int, int], ...]) -> tuple:
+    """The shape of a caption over objects ``0 .. n_objects - 1`` (graph positions) and
+    relationship ends as positions (-1: not an object of the graph).
+
+    One entry per connected part, in order of its first object: ``(position, ())`` for a lone
+    object, else ``(None, clauses)`` with one ``(subject, relationship index, object, subject
+    first mentioned here, object first mentioned here)`` per clause in clause order. The shape
+    depends only on positions, which a graph shares with its atom negatives and with many other
+    walks, so it is memoised.
     """
-    parent = {i: i for i in ids}
+    parent = list(range(n_objects))
 
     def root(x: int) -> int:
         while parent[x] != x:
@@ -162,17 +166,31 @@ def _plan(ids: tuple[int, ...], ends: tuple[tuple[int, int], ...]) -> tuple:
             x = parent[x]
         return x
 
-    inside = [j for j, (s, o) in enumerate(ends) if s in parent and o in parent]
+    inside = [j for j, (s, o) in enumerate(ends) if s >= 0 and o >= 0]
     for j in inside:
         a, b = root(ends[j][0]), root(ends[j][1])
         if a != b:
             parent[b] = a
     parts: dict[int, tuple[int, list[int]]] = {}
-    for i in ids:
+    for i in range(n_objects):
         parts.setdefault(root(i), (i, []))
     for j in inside:
         parts[root(ends[j][0])][1].append(j)
-    return tuple((first, _clause_order(rels, ends)) for first, rels in parts.values())
+    plan, seen = [], set()
+    for first, rels in parts.values():
+        if not rels:
+            plan.append((first, ()))
+            continue
+        clauses = []
+        for j in _clause_order(rels, ends):
+            s, o = ends[j]
+            s_first = s not in seen
+            seen.add(s)
+            o_first = o not in seen
+            seen.add(o)
+            clauses.append((s, j, o, s_first, o_first))
+        plan.append((None, tuple(clauses)))
+    return tuple(plan)
 
 
 def _clause_order(rels: list[int], ends: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
@@ -213,26 +231,38 @@ def _part_text(
 def template_caption(graph: SceneGraph) -> str:
     """The template caption of a graph (see the module docstring)."""
     objects, rels = graph.objects, graph.relationships
-    by_id = {o.id: o for o in objects}
-    mentions = _Mentions()
+    pos = {o.id: i for i, o in enumerate(objects)}
     texts = []
-    if len(by_id) == len(objects):
-        plan = _plan(tuple(by_id), tuple((r.subject, r.object) for r in rels))
-        for first, order in plan:
-            if not order:
-                text = mentions.mention(by_id[first])
+    if len(pos) == len(objects):
+        plan = _plan(
+            len(objects), tuple((pos.get(r.subject, -1), pos.get(r.object, -1)) for r in rels)
+        )
+        rank: dict[int, int] = {}  # position -> rank among the objects of its name
+        introduced: dict[str, int] = {}  # name -> objects of that name mentioned so far
+
+        def mention(p: int, first: bool) -> str:
+            obj = objects[p]
+            name = obj.name
+            if not first:
+                return later_mention(obj, rank[p], introduced[name])
+            r = rank[p] = introduced.get(name, 0)
+            introduced[name] = r + 1
+            return _noun_phrase(name, tuple(obj.attributes), r > 0 and not is_negated(name))
+
+        for lone, clauses in plan:
+            if not clauses:
+                text = mention(lone, True)
             else:
-                clauses = []
-                for j in order:
-                    rel = rels[j]
-                    subject = mentions.mention(by_id[rel.subject])
-                    predicate = predicate_text(rel.predicate)
-                    clauses.append(f"{subject} {predicate} {mentions.mention(by_id[rel.object])}")
-                text = ", ".join(clauses)
+                text = ", ".join(
+                    f"{mention(s, s_first)} {predicate_text(rels[j].predicate)} {mention(o, o_first)}"
+                    for s, j, o, s_first, o_first in clauses
+                )
             if texts and not text.startswith("another "):
                 text = f"{article(text)} {text}"
             texts.append(text)
         return " and ".join(texts)
+    by_id = graph.object_by_id()
+    mentions = _Mentions()
     # repeated ids: the general path
     order_of = {o.id: i for i, o in enumerate(objects)}
     comps = sorted(graph.components(), key=lambda comp: min(order_of[i] for i in comp))
