@@ -103,14 +103,14 @@ def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
             yield (first, *tail)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)  # bounded: a matrix has up to 1,287 rows
 def _count_matrix(caps: tuple[int, ...], k: int) -> np.ndarray:
     """:func:`_compositions` of ``k`` under ``caps`` as rows of a matrix (product order)."""
     rows = list(_compositions(k, list(caps)))
     return np.array(rows, dtype=np.int64).reshape(len(rows), len(caps))
 
 
-@functools.lru_cache(maxsize=65_536)
+@functools.lru_cache(maxsize=4096)  # bounded: memory stays flat over long builds
 def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple[np.ndarray, ...]:
     """Every choice of counts per group (rows of :func:`_count_matrix`) with, per scorer
     (columns), how many chosen candidates are at or above the positive and the expected R@1 of
