@@ -207,7 +207,8 @@ def refine(
             c["discarded"] += len(pool) - k
             c["changed"] += chosen != list(range(k))
             picked = [pool[i] for i in chosen]
-            rest = [neg for neg in pool if all(neg is not p for p in picked)]
+            taken = set(chosen)
+            rest = [neg for i, neg in enumerate(pool) if i not in taken]
             r.negatives = others + picked + rest
 
 

@@ -167,8 +167,9 @@ class FrequencyLMRanker:
         seq = [BOS, *words, EOS]
         total = 0.0
         logp = self._logp
+        known = logp.get
         for pair in itertools.pairwise(seq):
-            value = logp.get(pair)
+            value = known(pair)
             if value is None:
                 value = math.log10(self.prob(*pair))
                 if len(logp) < 2_000_000:

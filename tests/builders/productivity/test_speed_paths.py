@@ -196,3 +196,27 @@ def test_atoms_covered_by_construction_are_found_by_the_coverage_check():
                     skipped += 1
                     assert missing_atoms(template_caption(graph), graph) == []
     assert skipped > 1000 and skipped < checked  # negated atoms still go through the check
+
+
+def test_compact_json_is_json_dumps_of_the_compact_data():
+    import json
+
+    from crepe_datasets.generators.negatives import _compact_data, compact_json
+    from crepe_datasets.scenegraph.types import Relationship, SGObject
+
+    def plain(graph: SceneGraph) -> str:
+        return json.dumps(_compact_data(graph), separators=(",", ":"), ensure_ascii=False)
+
+    checked = 0
+    for g in _real_graphs(40, 55):
+        items = sample_items(g, "x.jpg", range(4, 13), 4, 2, 12, lambda n: "template", DropLog())
+        for item in items:
+            for graph in [item.graph, *(c.graph for c in item.candidates)]:
+                assert compact_json(graph) == plain(graph)
+                checked += 1
+    assert checked > 1000
+    odd = SceneGraph(
+        [SGObject(1, 'say "hi"\\', ("caf\u00e9", "tab\there")), SGObject(2, "x\u2028y")],
+        [Relationship(1, "next\nto", 2), Relationship(2, "on", 9)],
+    )
+    assert compact_json(odd) == plain(odd)
