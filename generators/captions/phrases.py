@@ -59,8 +59,15 @@ def indefinite_article(text: str) -> str:
     return "an" if word[0] in "aeiou" or word[0] in "8" else "a"
 
 
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+@functools.lru_cache(maxsize=65_536)
+def words(text: str) -> tuple[str, ...]:
+    """Lower-case words of a text (memoised: a chunk's texts are checked here, then scored by
+    the blind scorers of the refinement, which split them the same way)."""
+    return tuple(_WORD.findall(text.lower()))
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return words(text)
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -28,12 +28,14 @@ import gzip
 import itertools
 import json
 import math
-import re
+import operator
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from crepe_datasets.generators.captions.phrases import words as _caption_words
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_COUNTS = DATA / "ngrams_coco_val2017.json.gz"
@@ -41,14 +43,12 @@ DISCOUNT = 0.75
 WORDFREQ_WEIGHT = 0.5
 FLOOR = 1e-8
 BOS, EOS = "<s>", "</s>"
-_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 
 
-@functools.lru_cache(maxsize=16_384)
 def tokens(text: str) -> tuple[str, ...]:
-    """Lower-case words of a sentence (memoised: each text of a build is scored by the
-    word-frequency baseline and the n-gram LM in turn)."""
-    return tuple(_WORD.findall(text.lower()))
+    """Lower-case words of a sentence (the same split as the builders' text checks,
+    :func:`crepe_datasets.generators.captions.phrases.words`, and memoised with it)."""
+    return _caption_words(text)
 
 
 @functools.lru_cache(maxsize=500_000)
@@ -165,16 +165,17 @@ class FrequencyLMRanker:
         if not words:
             return float("-inf")
         seq = [BOS, *words, EOS]
-        total = 0.0
         logp = self._logp
-        known = logp.get
-        for pair in itertools.pairwise(seq):
-            value = known(pair)
-            if value is None:
-                value = math.log10(self.prob(*pair))
-                if len(logp) < 2_000_000:
-                    logp[pair] = value
-            total += value
+        pairs = list(itertools.pairwise(seq))
+        values = list(map(logp.get, pairs))
+        if None in values:  # pairs not seen yet: computed and kept, in order
+            for i, pair in enumerate(pairs):
+                if values[i] is None:
+                    values[i] = math.log10(self.prob(*pair))
+                    if len(logp) < 2_000_000:
+                        logp[pair] = values[i]
+        # left to right from 0.0, as a plain loop adds (not ``sum``, which may compensate)
+        total = functools.reduce(operator.add, values, 0.0)
         value = total / (len(seq) - 1)
         if len(self._cache) < 1_000_000:
             self._cache[sentence] = value
