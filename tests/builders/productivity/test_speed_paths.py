@@ -220,3 +220,19 @@ def test_compact_json_is_json_dumps_of_the_compact_data():
         [Relationship(1, "next\nto", 2), Relationship(2, "on", 9)],
     )
     assert compact_json(odd) == plain(odd)
+
+
+def test_broken_reason_fast_form_agrees_on_real_texts_and_every_rule():
+    from crepe_datasets.generators.captions.phrases import broken_reason, plain_broken_reason
+
+    reasons = set()
+    for g in _real_graphs(0, 20):
+        items = sample_items(g, "x.jpg", range(4, 13), 5, 2, 12, lambda n: "template", DropLog())
+        for item in items:
+            for graph in [item.graph, *(c.graph for c in item.candidates if not c.caption_level)]:
+                text = template_caption(graph)
+                for variant in (text, text.replace(" the ", " the the ", 1), "a " + text):
+                    reason = broken_reason(variant)
+                    assert reason == plain_broken_reason(variant)
+                    reasons.add(reason)
+    assert reasons == {None, "doubled_article", "repeated_word", "wrong_article"}
