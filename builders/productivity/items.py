@@ -31,7 +31,7 @@ from crepe_datasets.builders.productivity.regions import (
     region_reason,
     subgraph_region,
 )
-from crepe_datasets.builders.productivity.sampler import sample_walks
+from crepe_datasets.builders.productivity.sampler import sample_walks, walk_facts
 from crepe_datasets.builders.region_filter import RegionFilter
 from crepe_datasets.generators.captions import (
     CaptionWriter,
@@ -111,8 +111,9 @@ def sample_items(
     index = GraphIndex(g)
     dedup = PatchDeduplicator()
     items: list[Item] = []
+    facts = walk_facts(g)
     for n in complexities:
-        for k, result in enumerate(sample_walks(g, n, seed, walks)):
+        for k, result in enumerate(sample_walks(g, n, seed, walks, facts)):
             if result.graph is None:
                 drops.drop(
                     "productivity_walk", result.reason or "unknown", f"image {g.image_id} n={n}"
