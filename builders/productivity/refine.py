@@ -79,6 +79,16 @@ class Balance:
             self.last[s] + last[s] <= budget for s in (0, 1)
         )
 
+    def fits_rows(self, first: np.ndarray, last: np.ndarray, k: int) -> np.ndarray:
+        """:meth:`fits` for every row of ``first`` and ``last`` (one column per scorer)."""
+        budget = (self.seen + 1) / (k + 1) + 1e-9
+        allowed = np.ones(len(first), dtype=bool)
+        for s in (0, 1):
+            allowed &= (self.first[s] + first[:, s] <= budget) & (
+                self.last[s] + last[:, s] <= budget
+            )
+        return allowed
+
     def add(self, first: list[float], last: list[float]) -> None:
         self.seen += 1
         for s in (0, 1):
@@ -141,12 +151,7 @@ def choose_balanced(states: list[State], k: int, target: int, balance: Balance) 
     counts, above, first, last = _choices(keys, caps, k)
     if not len(counts):
         return None
-    budget = (balance.seen + 1) / (k + 1) + 1e-9
-    allowed = np.ones(len(counts), dtype=bool)
-    for s in (0, 1):
-        allowed &= (balance.first[s] + first[:, s] <= budget) & (
-            balance.last[s] + last[:, s] <= budget
-        )
+    allowed = balance.fits_rows(first, last, k)
     if not allowed.any():
         return None
     cost = np.abs(above[:, 0] - target) + np.abs(above[:, 1] - target)
