@@ -15,6 +15,7 @@ Serialisation is stable: :meth:`SceneGraph.to_dict` emits keys in a fixed order 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -338,10 +339,17 @@ class SceneGraph:
         Used to deduplicate texts "by their scene graph" (SPEC §2.3): boxes and ids are ignored.
         """
         by_id = self.object_by_id()
-        objs = sorted((o.name, tuple(sorted(o.attributes))) for o in self.objects)
+        objs = sorted((o.name, _sorted_attributes(tuple(o.attributes))) for o in self.objects)
         rels = sorted(
             (by_id[r.subject].name, r.predicate, by_id[r.object].name)
             for r in self.relationships
             if r.subject in by_id and r.object in by_id
         )
         return (tuple(objs), tuple(rels))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _sorted_attributes(attributes: tuple[str, ...]) -> tuple[str, ...]:
+    """An object's attributes in sorted order (memoised: graph signatures are taken of every
+    negative candidate, whose objects mostly keep their attributes)."""
+    return tuple(sorted(attributes))

@@ -31,7 +31,7 @@ from crepe_datasets.builders.productivity.regions import (
     region_reason,
     subgraph_region,
 )
-from crepe_datasets.builders.productivity.sampler import sample_walks
+from crepe_datasets.builders.productivity.sampler import sample_walks, walk_facts
 from crepe_datasets.builders.region_filter import RegionFilter
 from crepe_datasets.generators.captions import (
     CaptionWriter,
@@ -68,10 +68,20 @@ class Item:
 
 @dataclass
 class Negative:
+    """A rendered negative; its graph is kept as a :class:`SceneGraph` and written as compact
+    JSON (:func:`compact_json`) only when a row asks for it (most negatives never reach one)."""
+
     type: str
     rule: str
     text: str
-    graph: str
+    source: SceneGraph | str
+
+    @property
+    def graph(self) -> str:
+        """The negative's graph in compact JSON (computed once)."""
+        if not isinstance(self.source, str):
+            self.source = compact_json(self.source)
+        return self.source
 
 
 @dataclass
@@ -101,8 +111,9 @@ def sample_items(
     index = GraphIndex(g)
     dedup = PatchDeduplicator()
     items: list[Item] = []
+    facts = walk_facts(g)
     for n in complexities:
-        for k, result in enumerate(sample_walks(g, n, seed, walks)):
+        for k, result in enumerate(sample_walks(g, n, seed, walks, facts)):
             if result.graph is None:
                 drops.drop(
                     "productivity_walk", result.reason or "unknown", f"image {g.image_id} n={n}"
@@ -173,7 +184,7 @@ def render_items(
                 drops.drop(NEG_STAGE, f"{cand.type}_duplicate_text", text)
             else:
                 seen.add(text)
-                negatives.append(Negative(cand.type, cand.rule, text, compact_json(cand.graph)))
+                negatives.append(Negative(cand.type, cand.rule, text, cand.graph))
         out.append(RenderedItem(item, caption, negatives))
     return out
 

@@ -31,10 +31,13 @@ Deterministic: no random numbers; the chunk's order of items fixes the targets.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from crepe_datasets.builders.productivity.items import RenderedItem
 from crepe_datasets.scenegraph.provenance import DropLog
@@ -76,6 +79,16 @@ class Balance:
             self.last[s] + last[s] <= budget for s in (0, 1)
         )
 
+    def fits_rows(self, first: np.ndarray, last: np.ndarray, k: int) -> np.ndarray:
+        """:meth:`fits` for every row of ``first`` and ``last`` (one column per scorer)."""
+        budget = (self.seen + 1) / (k + 1) + 1e-9
+        allowed = np.ones(len(first), dtype=bool)
+        for s in (0, 1):
+            allowed &= (self.first[s] + first[:, s] <= budget) & (
+                self.last[s] + last[:, s] <= budget
+            )
+        return allowed
+
     def add(self, first: list[float], last: list[float]) -> None:
         self.seen += 1
         for s in (0, 1):
@@ -100,32 +113,62 @@ def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
             yield (first, *tail)
 
 
+@functools.lru_cache(maxsize=1024)  # bounded: a matrix has up to 1,287 rows
+def _count_matrix(caps: tuple[int, ...], k: int) -> np.ndarray:
+    """:func:`_compositions` of ``k`` under ``caps`` as rows of a matrix (product order)."""
+    rows = list(_compositions(k, list(caps)))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), len(caps))
+
+
+@functools.lru_cache(maxsize=4096)  # bounded: memory stays flat over long builds
+def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple[np.ndarray, ...]:
+    """Every choice of counts per group (rows of :func:`_count_matrix`) with, per scorer
+    (columns), how many chosen candidates are at or above the positive and the expected R@1 of
+    "pick the highest" (``first``) and "pick the lowest" (``last``), ties shared. It depends
+    only on the groups' states and sizes, so it is computed once per distinct combination."""
+    counts = _count_matrix(caps, k)
+    states = np.array(keys, dtype=np.int64).reshape(len(keys), 2)
+    picked = counts > 0
+    above = counts @ (states >= 0)
+    ties = counts @ (states == 0)
+    shared = 1.0 / (1 + ties)
+    first = np.where(picked @ (states > 0) > 0, 0.0, shared)
+    last = np.where(picked @ (states < 0) > 0, 0.0, shared)
+    return counts, above, first, last
+
+
 def choose_balanced(states: list[State], k: int, target: int, balance: Balance) -> list[int] | None:
     """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
-    would rank the positive first or last beyond chance's share."""
+    would rank the positive first or last beyond chance's share.
+
+    Among the allowed choices of counts per group, the one of least cost wins; among equal
+    costs, the one whose sorted indices come first (the one that keeps earlier candidates)."""
     groups: dict[State, list[int]] = defaultdict(list)
     for i, st in enumerate(states):
         groups[st].append(i)
-    keys = sorted(groups, reverse=True)
-    best: tuple[int, list[int], list[float], list[float]] | None = None
-    for counts in _compositions(k, [min(k, len(groups[key])) for key in keys]):
-        picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
-        above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
-        cost = sum(abs(a - target) for a in above)
-        if best is not None and cost > best[0]:
-            continue  # cannot win: the rest of the test only matters at the best cost
-        ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
-        first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
-        last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
-        if not balance.fits(first, last, k):
-            continue
-        chosen = sorted(i for key, n in picked for i in groups[key][:n])
-        if best is None or (cost, chosen) < (best[0], best[1]):
-            best = (cost, chosen, first, last)
-    if best is None:
+    keys = tuple(sorted(groups, reverse=True))
+    caps = tuple(min(k, len(groups[key])) for key in keys)
+    counts, above, first, last = _choices(keys, caps, k)
+    if not len(counts):
         return None
-    balance.add(best[2], best[3])
-    return best[1]
+    allowed = balance.fits_rows(first, last, k)
+    if not allowed.any():
+        return None
+    cost = np.abs(above[:, 0] - target) + np.abs(above[:, 1] - target)
+    least = cost[allowed].min()
+    best: tuple[list[int], int] | None = None
+    for row in np.flatnonzero(allowed & (cost == least)):
+        chosen = sorted(
+            i for key, n in zip(keys, counts[row].tolist(), strict=True) for i in groups[key][:n]
+        )
+        if best is None or chosen < best[0]:
+            best = (chosen, int(row))
+    assert best is not None
+    row = best[1]
+    balance.add(
+        [float(first[row, 0]), float(first[row, 1])], [float(last[row, 0]), float(last[row, 1])]
+    )
+    return best[0]
 
 
 def _state(score: float, base: float) -> int:
@@ -169,7 +212,8 @@ def refine(
             c["discarded"] += len(pool) - k
             c["changed"] += chosen != list(range(k))
             picked = [pool[i] for i in chosen]
-            rest = [neg for neg in pool if all(neg is not p for p in picked)]
+            taken = set(chosen)
+            rest = [neg for i, neg in enumerate(pool) if i not in taken]
             r.negatives = others + picked + rest
 
 

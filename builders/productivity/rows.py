@@ -72,23 +72,42 @@ def base_row(r: RenderedItem) -> dict[str, Any]:
 
 
 def hn_row(
-    r: RenderedItem, types: Sequence[str], k: int, min_k: int | None = None
+    r: RenderedItem,
+    types: Sequence[str],
+    k: int,
+    min_k: int | None = None,
+    base: dict[str, Any] | None = None,
+    by_type: dict[str, list] | None = None,
 ) -> dict[str, Any] | None:
     """The row of one hard-negative config: up to ``k`` negatives per type, ``None`` when a
-    type has fewer than ``min_k`` (default ``k``: fixed-size retrieval sets)."""
+    type has fewer than ``min_k`` (default ``k``: fixed-size retrieval sets). ``base``: the
+    item's :func:`base_row`, when already made (it is copied, not changed); ``by_type``: its
+    first ``k`` negatives per type, when already split."""
     need = k if min_k is None else min_k
+    if by_type is None:
+        by_type = first_per_type(r, k)
     chosen = []
     for t in types:
-        of_type = [neg for neg in r.negatives if neg.type == t][:k]
+        of_type = by_type.get(t, [])
         if len(of_type) < need:
             return None
         chosen += of_type
-    row = base_row(r)
+    row = dict(base) if base is not None else base_row(r)
     row["hard_negatives"] = [neg.text for neg in chosen]
     row["negative_types"] = [neg.type for neg in chosen]
     row["negative_rules"] = [neg.rule for neg in chosen]
     row["negative_subgraphs"] = [neg.graph for neg in chosen]
     return row
+
+
+def first_per_type(r: RenderedItem, k: int) -> dict[str, list]:
+    """The item's first ``k`` negatives of each type, in order."""
+    by_type: dict[str, list] = {}
+    for neg in r.negatives:
+        of_type = by_type.setdefault(neg.type, [])
+        if len(of_type) < k:
+            of_type.append(neg)
+    return by_type
 
 
 def add_rows(
@@ -102,9 +121,11 @@ def add_rows(
     need = k if min_k is None else min_k
     for r in rendered:
         split = split_name(r.item.n)
-        tables["raw"][split].append(base_row(r))
+        base = base_row(r)
+        tables["raw"][split].append(base)
+        by_type = first_per_type(r, k)
         for config, types in HN_CONFIGS.items():
-            row = hn_row(r, types, k, need)
+            row = hn_row(r, types, k, need, base, by_type)
             if row is None:
                 drops.drop(
                     "productivity_configs",

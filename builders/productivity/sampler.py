@@ -60,11 +60,13 @@ def walk_rng(seed: int, image_id: str | None, n: int, attempt: int) -> random.Ra
     return random.Random(f"{seed}:{image_id}:{n}:{attempt}")
 
 
-class _Facts:
-    """What every walk over one image graph looks up: objects by id, the relationships
-    touching each object, each object's connected component (computed once per image)."""
+class WalkFacts:
+    """What every walk over one image graph looks up: its complexity, objects by id, the
+    relationships touching each object, each object's connected component (computed once per
+    image)."""
 
     def __init__(self, g: SceneGraph) -> None:
+        self.complexity = g.complexity()
         self.by_id = g.object_by_id()
         self.touching: dict[int, list[int]] = defaultdict(list)
         for i, r in enumerate(g.relationships):
@@ -76,10 +78,10 @@ class _Facts:
 
 class _Walk:
     def __init__(
-        self, g: SceneGraph, n: int, rng: random.Random, facts: _Facts | None = None
+        self, g: SceneGraph, n: int, rng: random.Random, facts: WalkFacts | None = None
     ) -> None:
         self.g, self.n, self.rng = g, n, rng
-        facts = facts or _Facts(g)
+        facts = facts or WalkFacts(g)
         self.by_id, self.touching, self.component = facts.by_id, facts.touching, facts.component
         self.objects: list[int] = []
         self.attrs: dict[int, set[str]] = {}
@@ -160,9 +162,22 @@ def random_walk(g: SceneGraph, n: int, rng: random.Random) -> WalkResult:
     return _Walk(g, n, rng).run()
 
 
-def sample_walks(g: SceneGraph, n: int, seed: int, walks: int = DEFAULT_WALKS) -> list[WalkResult]:
-    """``walks`` seeded attempts for one image and complexity (one result when ``G`` is too small)."""
-    if g.complexity() < n:
+def sample_walks(
+    g: SceneGraph,
+    n: int,
+    seed: int,
+    walks: int = DEFAULT_WALKS,
+    facts: WalkFacts | None = None,
+) -> list[WalkResult]:
+    """``walks`` seeded attempts for one image and complexity (one result when ``G`` is too small).
+
+    ``facts``: :func:`walk_facts` of ``g``, when its walks for several ``n`` share them."""
+    facts = facts or walk_facts(g)
+    if facts.complexity < n:
         return [WalkResult(None, "graph_smaller_than_n")]
-    facts = _Facts(g)
     return [_Walk(g, n, walk_rng(seed, g.image_id, n, k), facts).run() for k in range(walks)]
+
+
+def walk_facts(g: SceneGraph) -> WalkFacts:
+    """What the walks over ``g`` look up, for every ``n`` (``g`` must not change meanwhile)."""
+    return WalkFacts(g)

@@ -28,12 +28,14 @@ import gzip
 import itertools
 import json
 import math
-import re
+import operator
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from crepe_datasets.generators.captions.phrases import words as _caption_words
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_COUNTS = DATA / "ngrams_coco_val2017.json.gz"
@@ -41,12 +43,12 @@ DISCOUNT = 0.75
 WORDFREQ_WEIGHT = 0.5
 FLOOR = 1e-8
 BOS, EOS = "<s>", "</s>"
-_WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 
 
-def tokens(text: str) -> list[str]:
-    """Lower-case words of a sentence."""
-    return _WORD.findall(text.lower())
+def tokens(text: str) -> tuple[str, ...]:
+    """Lower-case words of a sentence (the same split as the builders' text checks,
+    :func:`crepe_datasets.generators.captions.phrases.words`, and memoised with it)."""
+    return _caption_words(text)
 
 
 @functools.lru_cache(maxsize=500_000)
@@ -163,15 +165,17 @@ class FrequencyLMRanker:
         if not words:
             return float("-inf")
         seq = [BOS, *words, EOS]
-        total = 0.0
         logp = self._logp
-        for pair in itertools.pairwise(seq):
-            value = logp.get(pair)
-            if value is None:
-                value = math.log10(self.prob(*pair))
-                if len(logp) < 2_000_000:
-                    logp[pair] = value
-            total += value
+        pairs = list(itertools.pairwise(seq))
+        values = list(map(logp.get, pairs))
+        if None in values:  # pairs not seen yet: computed and kept, in order
+            for i, pair in enumerate(pairs):
+                if values[i] is None:
+                    values[i] = math.log10(self.prob(*pair))
+                    if len(logp) < 2_000_000:
+                        logp[pair] = values[i]
+        # left to right from 0.0, as a plain loop adds (not ``sum``, which may compensate)
+        total = functools.reduce(operator.add, values, 0.0)
         value = total / (len(seq) - 1)
         if len(self._cache) < 1_000_000:
             self._cache[sentence] = value
@@ -200,7 +204,7 @@ def word_frequency_score(sentence: str) -> float:
     words = tokens(sentence)
     if not words:
         return float("-inf")
-    return sum(_log_frequency(w) for w in words) / len(words)
+    return sum(map(_log_frequency, words)) / len(words)
 
 
 @functools.lru_cache(maxsize=500_000)

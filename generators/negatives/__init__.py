@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from json.encoder import encode_basestring as _encode_string
 
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
@@ -41,12 +42,29 @@ class NegativeCandidate:
 
 
 def compact_json(graph: SceneGraph) -> str:
-    """Objects ``[id, name, [attributes]]`` and relations ``[subject, predicate, object]`` only."""
-    data = {
+    """Objects ``[id, name, [attributes]]`` and relations ``[subject, predicate, object]`` only.
+
+    The text is ``json.dumps`` of that data with ``separators=(",", ":")`` and
+    ``ensure_ascii=False``, written directly (strings through the ``json`` module's own
+    encoder): a build writes tens of thousands of these.
+    """
+    if not all(type(o.id) is int for o in graph.objects) or not all(
+        type(r.subject) is int and type(r.object) is int for r in graph.relationships
+    ):
+        return json.dumps(_compact_data(graph), separators=(",", ":"), ensure_ascii=False)
+    enc = _encode_string
+    objects = ",".join(
+        f"[{o.id},{enc(o.name)},[{','.join(map(enc, o.attributes))}]]" for o in graph.objects
+    )
+    rels = ",".join(f"[{r.subject},{enc(r.predicate)},{r.object}]" for r in graph.relationships)
+    return f'{{"o":[{objects}],"r":[{rels}]}}'
+
+
+def _compact_data(graph: SceneGraph) -> dict[str, list]:
+    return {
         "o": [[o.id, o.name, list(o.attributes)] for o in graph.objects],
         "r": [[r.subject, r.predicate, r.object] for r in graph.relationships],
     }
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def from_compact(text: str) -> SceneGraph:

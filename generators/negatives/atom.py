@@ -33,7 +33,7 @@ from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.plausible import (
     attribute_context,
     closest_first,
-    object_context,
+    object_context_maker,
     relation_context,
 )
 from crepe_datasets.scenegraph.provenance import DropLog
@@ -63,10 +63,7 @@ def _object_candidates(
     sub: SceneGraph, g: GraphIndex, obj: SGObject, rng: random.Random, ranker: Any = None
 ) -> Iterator[NegativeCandidate | str]:
     foils = _ordered(object_foils(obj.name, obj.synset), 0, rng)
-
-    def context(name: str) -> str:
-        return object_context(sub, SGObject(obj.id, name, obj.attributes))
-
+    context = object_context_maker(sub, obj) if ranker is not None and len(foils) > 1 else str
     for foil in _by_plausibility(foils, obj.name, context, ranker):
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
         if obj.box is not None and any(

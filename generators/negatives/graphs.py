@@ -15,6 +15,7 @@ the candidate rather than risk keeping a true "negative".
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from crepe_datasets.scenegraph.types import SceneGraph, SGObject
 
@@ -26,6 +27,7 @@ class GraphIndex:
 
     def __init__(self, graph: SceneGraph) -> None:
         self.graph = graph
+        self.memo: dict[tuple, Any] = {}  # checks that depend only on G and their key
         self.by_id: dict[int, SGObject] = graph.object_by_id()
         self.attrs: dict[int, frozenset[str]] = {
             o.id: frozenset(o.attributes) for o in graph.objects
@@ -46,6 +48,17 @@ class GraphIndex:
 
     def name(self, oid: int) -> str:
         return self.by_id[oid].name
+
+    def named_edges(self, oid: int) -> tuple[frozenset, frozenset]:
+        """``{(predicate, object name)}`` of the object's outgoing relationships and
+        ``{(subject name, predicate)}`` of its incoming ones (computed once per object)."""
+        key = ("named_edges", oid)
+        edges = self.memo.get(key)
+        if edges is None:
+            out = frozenset((p, self.name(t)) for p, t in self.out_edges.get(oid, ()))
+            inc = frozenset((self.name(s), p) for s, p in self.in_edges.get(oid, ()))
+            edges = self.memo[key] = (out, inc)
+        return edges
 
     def has_attribute(self, oid: int, attribute: str) -> bool:
         return attribute in self.attrs.get(oid, frozenset())

@@ -48,20 +48,34 @@ def relationship_negation_valid(g: GraphIndex, rel: Relationship) -> bool:
 def object_negation_valid(sub: SceneGraph, g: GraphIndex, obj: SGObject) -> bool:
     """False when another object of ``G`` (other name) has the same attributes and relations."""
     names = {o.id: o.name for o in sub.objects}
-    outgoing = [(r.predicate, names[r.object]) for r in sub.relationships if r.subject == obj.id]
-    incoming = [(names[r.subject], r.predicate) for r in sub.relationships if r.object == obj.id]
-    need = set(obj.attributes)
+    outgoing = frozenset(
+        (r.predicate, names[r.object]) for r in sub.relationships if r.subject == obj.id
+    )
+    incoming = frozenset(
+        (names[r.subject], r.predicate) for r in sub.relationships if r.object == obj.id
+    )
+    need = frozenset(obj.attributes)
+    key = ("object_negation", obj.id, obj.name, need, outgoing, incoming)
+    valid = g.memo.get(key)
+    if valid is None:  # the same object with the same edges recurs across an image's walks
+        valid = g.memo[key] = _no_other_object_matches(g, obj, need, outgoing, incoming)
+    return valid
+
+
+def _no_other_object_matches(
+    g: GraphIndex,
+    obj: SGObject,
+    need: frozenset[str],
+    outgoing: frozenset[tuple[str, str]],
+    incoming: frozenset[tuple[str, str]],
+) -> bool:
     for gid, other in g.by_id.items():
         if gid == obj.id or other.name == obj.name or not need <= g.attrs[gid]:
             continue
-        if outgoing:  # the edge sets are built only when there is something to look up
-            out_g = {(p, g.name(t)) for p, t in g.out_edges.get(gid, ())}
-            if not all(e in out_g for e in outgoing):
-                continue
-        if incoming:
-            in_g = {(g.name(s), p) for s, p in g.in_edges.get(gid, ())}
-            if not all(e in in_g for e in incoming):
-                continue
+        if outgoing and not outgoing <= g.named_edges(gid)[0]:
+            continue
+        if incoming and not incoming <= g.named_edges(gid)[1]:
+            continue
         return False
     return True
 

@@ -20,7 +20,7 @@ among the candidates.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from crepe_datasets.scenegraph.types import SceneGraph, SGObject
@@ -37,13 +37,30 @@ def _np(obj: SGObject) -> str:
 
 def object_context(sub: SceneGraph, obj: SGObject) -> str:
     """The object's noun phrase and the relationships touching it."""
-    names = {o.id: (obj.name if o.id == obj.id else o.name) for o in sub.objects}
-    clauses = [
-        f"{names[r.subject]} {r.predicate} {names[r.object]}"
+    return object_context_maker(sub, obj)(obj.name)
+
+
+def object_context_maker(sub: SceneGraph, obj: SGObject) -> Callable[[str], str]:
+    """``name -> object_context(sub, obj renamed to name)``, with the relationships touching
+    the object found once (an object's foils are all written in the same context)."""
+    names = {o.id: o.name for o in sub.objects}
+    touching = [
+        (r.subject, r.predicate, r.object)
         for r in sub.relationships
         if obj.id in (r.subject, r.object) and r.subject in names and r.object in names
     ]
-    return ", ".join([_np(obj), *clauses])
+    attrs = " and ".join(obj.attributes)
+    me = obj.id
+
+    def context(name: str) -> str:
+        head = f"{attrs} {name}" if attrs else name
+        clauses = [
+            f"{name if s == me else names[s]} {p} {name if o == me else names[o]}"
+            for s, p, o in touching
+        ]
+        return ", ".join([head, *clauses])
+
+    return context
 
 
 def attribute_context(obj: SGObject) -> str:

@@ -138,3 +138,101 @@ def test_template_parts_in_one_pass_write_the_same_captions():
                 assert template_caption(graph) == _plain_template_caption(graph)
                 checked += 1
     assert checked > 1000
+
+
+def _plain_choose_balanced(states, k, target, balance):
+    """The balanced choice as it was: every composition tried, in product order."""
+    from collections import defaultdict
+
+    groups = defaultdict(list)
+    for i, st in enumerate(states):
+        groups[st].append(i)
+    keys = sorted(groups, reverse=True)
+    best = None
+    for counts in _compositions(k, [min(k, len(groups[key])) for key in keys]):
+        picked = [(key, n) for key, n in zip(keys, counts, strict=True) if n]
+        above = [sum(n for key, n in picked if key[s] >= 0) for s in (0, 1)]
+        cost = sum(abs(a - target) for a in above)
+        ties = [sum(n for key, n in picked if key[s] == 0) for s in (0, 1)]
+        first = [0.0 if any(key[s] > 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
+        last = [0.0 if any(key[s] < 0 for key, _ in picked) else 1 / (1 + ties[s]) for s in (0, 1)]
+        if not balance.fits(first, last, k):
+            continue
+        chosen = sorted(i for key, n in picked for i in groups[key][:n])
+        if best is None or (cost, chosen) < (best[0], best[1]):
+            best = (cost, chosen, first, last)
+    if best is None:
+        return None
+    balance.add(best[2], best[3])
+    return best[1]
+
+
+def test_cached_balanced_choice_is_the_plain_enumeration():
+    from crepe_datasets.builders.productivity.refine import Balance, choose_balanced
+
+    rng = random.Random(7)
+    fast, plain = Balance(), Balance()
+    for c in range(3000):
+        states = [
+            (rng.choice((-1, 0, 1)), rng.choice((-1, 0, 1))) for _ in range(rng.randint(5, 12))
+        ]
+        target = c % 6
+        assert choose_balanced(states, 5, target, fast) == _plain_choose_balanced(
+            states, 5, target, plain
+        )
+        assert (fast.seen, fast.first, fast.last) == (plain.seen, plain.first, plain.last)
+
+
+def test_atoms_covered_by_construction_are_found_by_the_coverage_check():
+    from crepe_datasets.generators.captions.template import covered_by_construction
+
+    skipped = checked = 0
+    for g in _real_graphs(20, 40):
+        items = sample_items(g, "x.jpg", range(4, 13), 2, 2, 12, lambda n: "template", DropLog())
+        for item in items:
+            for graph in [item.graph, *(c.graph for c in item.candidates if not c.caption_level)]:
+                checked += 1
+                if covered_by_construction(graph):
+                    skipped += 1
+                    assert missing_atoms(template_caption(graph), graph) == []
+    assert skipped > 1000 and skipped < checked  # negated atoms still go through the check
+
+
+def test_compact_json_is_json_dumps_of_the_compact_data():
+    import json
+
+    from crepe_datasets.generators.negatives import _compact_data, compact_json
+    from crepe_datasets.scenegraph.types import Relationship, SGObject
+
+    def plain(graph: SceneGraph) -> str:
+        return json.dumps(_compact_data(graph), separators=(",", ":"), ensure_ascii=False)
+
+    checked = 0
+    for g in _real_graphs(40, 55):
+        items = sample_items(g, "x.jpg", range(4, 13), 4, 2, 12, lambda n: "template", DropLog())
+        for item in items:
+            for graph in [item.graph, *(c.graph for c in item.candidates)]:
+                assert compact_json(graph) == plain(graph)
+                checked += 1
+    assert checked > 1000
+    odd = SceneGraph(
+        [SGObject(1, 'say "hi"\\', ("caf\u00e9", "tab\there")), SGObject(2, "x\u2028y")],
+        [Relationship(1, "next\nto", 2), Relationship(2, "on", 9)],
+    )
+    assert compact_json(odd) == plain(odd)
+
+
+def test_broken_reason_fast_form_agrees_on_real_texts_and_every_rule():
+    from crepe_datasets.generators.captions.phrases import broken_reason, plain_broken_reason
+
+    reasons = set()
+    for g in _real_graphs(0, 20):
+        items = sample_items(g, "x.jpg", range(4, 13), 5, 2, 12, lambda n: "template", DropLog())
+        for item in items:
+            for graph in [item.graph, *(c.graph for c in item.candidates if not c.caption_level)]:
+                text = template_caption(graph)
+                for variant in (text, text.replace(" the ", " the the ", 1), "a " + text):
+                    reason = broken_reason(variant)
+                    assert reason == plain_broken_reason(variant)
+                    reasons.add(reason)
+    assert reasons == {None, "doubled_article", "repeated_word", "wrong_article"}
