@@ -2,10 +2,10 @@
 
 Choices the papers leave open, written down:
 
-* **Attributes**: WordNet antonyms of the adjective's most frequent sense first ("tall" →
-  "short"; not of its other senses: "wooden" is made of wood, not awkward, so "graceful" is no
-  foil, nor is "young" for "grey"), kept when the antonym's most frequent sense occurs at least
-  once in SemCor (drops "achromatic", "unrhetorical"); then,
+* **Attributes**: WordNet adjective antonyms first ("tall" → "short", "old" → "new", "young"),
+  kept when the antonym's most frequent sense occurs at least once in SemCor (drops
+  "achromatic", "unrhetorical"); for a colour, only antonyms that are colours ("white" →
+  "black"; not "young" for "grey", whose second sense is old); then,
   for colours only, the basic colours (two levels below ``color.n.01``: red, blue, white, gray, …)
   other than the colour itself and the colour it is a shade of ("red" → blue, green, …;
   "silver", a shade of gray → not gray; "beige" → not brown). A colour is a word one of whose
@@ -43,7 +43,7 @@ from crepe_datasets.scenegraph.resources import wordnet
 
 TOP_K = 10
 MIN_ANTONYM_COUNT = 1
-MIN_CAPTION_COUNT = 1
+MIN_CAPTION_COUNT = 3
 RELATION_TABLE = Path(__file__).resolve().parent / "data" / "relation_foils.json"
 
 
@@ -74,8 +74,13 @@ def in_captions(word: str) -> bool:
 
 @functools.lru_cache(maxsize=100_000)
 def attribute_antonyms(attribute: str) -> tuple[str, ...]:
-    """WordNet antonyms of the attribute's most frequent adjective sense."""
-    return antonyms(attribute, "a", senses=1)
+    """WordNet antonyms of the attribute's two most frequent adjective senses; for a colour,
+    only those that are colours too ("white" -> black; not "young" for "grey", whose second
+    sense is old)."""
+    found = antonyms(attribute, "a")
+    if colour_sense(attribute) is not None:
+        return tuple(a for a in found if colour_sense(a) is not None)
+    return found
 
 
 @functools.lru_cache(maxsize=100_000)
