@@ -28,7 +28,12 @@ from crepe_datasets.generators.negatives import (
     replace_object,
     replace_relationship,
 )
-from crepe_datasets.generators.negatives.foils import attribute_foils, object_foils, relation_foils
+from crepe_datasets.generators.negatives.foils import (
+    attribute_antonyms,
+    attribute_foils,
+    object_foils,
+    relation_foils,
+)
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.plausible import (
     attribute_context,
@@ -84,11 +89,9 @@ def _attribute_candidates(
     rng: random.Random,
     ranker: Any = None,
 ) -> Iterator[NegativeCandidate | str]:
-    from crepe_datasets.scenegraph.lexicon import antonyms
-
     original = obj.attributes[index]
     foils = attribute_foils(original)
-    n_antonyms = sum(1 for f in foils if f in antonyms(original, "a"))
+    n_antonyms = sum(1 for f in foils if f in attribute_antonyms(original))
 
     def context(attribute: str) -> str:
         attrs = (*obj.attributes[:index], attribute, *obj.attributes[index + 1 :])
@@ -107,7 +110,7 @@ def _attribute_candidates(
             continue
         rule = (
             "atom:attribute_antonym"
-            if foil in antonyms(original, "a")
+            if foil in attribute_antonyms(original)
             else "atom:attribute_cohyponym"
         )
         yield NegativeCandidate("atom", rule, graph)

@@ -2,11 +2,16 @@
 
 Choices the papers leave open, written down:
 
-* **Attributes**: WordNet adjective antonyms first ("tall" → "short"), kept when the antonym's
-  most frequent sense occurs at least once in SemCor (drops "achromatic", "unrhetorical"); then,
-  for colours only (the noun sense descends from ``color.n.01``), the other colours among its
-  co-hyponyms ("red" → blue, green, …). Other attributes' noun senses are unrelated to the
-  adjective ("white" → white person), so their co-hyponyms are not used.
+* **Attributes**: WordNet adjective antonyms first ("tall" → "short", "old" → "new", "young"),
+  kept when the antonym's most frequent sense occurs at least once in SemCor (drops
+  "achromatic", "unrhetorical"); for a colour, only antonyms that are colours ("white" →
+  "black"; not "young" for "grey", whose second sense is old); then,
+  for colours only, the basic colours (two levels below ``color.n.01``: red, blue, white, gray, …)
+  other than the colour itself and the colour it is a shade of ("red" → blue, green, …;
+  "silver", a shade of gray → not gray; "beige" → not brown). A colour is a word one of whose
+  noun senses descends from ``color.n.01`` ("white": its first sense is a person, its second the
+  colour). Other attributes' noun senses are unrelated to the adjective, so their co-hyponyms are
+  not used.
 * **Objects**: co-hyponyms of the object's Visual Genome synset when annotated ("sign.n.02",
   a signboard), else of the name's most frequent noun sense ("dog" → cat, fox, …); then noun
   antonyms.
@@ -18,11 +23,18 @@ Choices the papers leave open, written down:
   "head" as a co-hyponym of "boy"); at most :data:`TOP_K` co-hyponyms are kept. Foils are single
   lower-case words without digits, or phrases from the relation table.
 * **Synonyms are never foils**: a word sharing a synset with the original is removed.
+* **Words of image captions only**: an object or attribute foil must occur at least
+  :data:`MIN_CAPTION_COUNT` times in a caption corpus (the word counts the plausibility ranker
+  ships: the 25,014 COCO val2017 captions), so that it names something people see and write
+  about in images; WordNet's co-hyponyms and antonyms also hold words no image shows ("inquiry"
+  for "reflection", "diode" for "monitor", "ammunition" for "drawer"). Relation foils come from
+  the opposites table and are not filtered.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 from pathlib import Path
 
@@ -31,6 +43,7 @@ from crepe_datasets.scenegraph.resources import wordnet
 
 TOP_K = 10
 MIN_ANTONYM_COUNT = 1
+MIN_CAPTION_COUNT = 3
 RELATION_TABLE = Path(__file__).resolve().parent / "data" / "relation_foils.json"
 
 
@@ -42,6 +55,32 @@ def relation_table() -> dict[str, tuple[str, ...]]:
 
 def _plain(word: str) -> bool:
     return word.isalpha() and word.islower() and len(word) >= 2
+
+
+@functools.lru_cache(maxsize=1)
+def _caption_counts() -> dict[str, int]:
+    from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS
+
+    with gzip.open(DEFAULT_COUNTS, "rt", encoding="utf-8") as handle:
+        return json.load(handle)["unigrams"]
+
+
+def in_captions(word: str) -> bool:
+    """Whether every word of ``word`` occurs at least :data:`MIN_CAPTION_COUNT` times in the
+    caption corpus (see the module docstring)."""
+    counts = _caption_counts()
+    return all(counts.get(w, 0) >= MIN_CAPTION_COUNT for w in word.split())
+
+
+@functools.lru_cache(maxsize=100_000)
+def attribute_antonyms(attribute: str) -> tuple[str, ...]:
+    """WordNet antonyms of the attribute's two most frequent adjective senses; for a colour,
+    only those that are colours too ("white" -> black; not "young" for "grey", whose second
+    sense is old)."""
+    found = antonyms(attribute, "a")
+    if colour_sense(attribute) is not None:
+        return tuple(a for a in found if colour_sense(a) is not None)
+    return found
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -126,11 +165,40 @@ def synset_cohyponyms(synset_name: str) -> tuple[str, ...]:
     return _rank(sorted(names), grandchildren, "n")
 
 
-def _is_colour(word: str) -> bool:
-    sense = _first_sense(word, "n")
-    return sense is not None and any(
-        h.name() == "color.n.01" for h in sense.closure(lambda z: z.hypernyms())
-    )
+@functools.lru_cache(maxsize=100_000)
+def colour_sense(word: str) -> str | None:
+    """The word's first noun sense that is a colour, by name ("white" -> ``white.n.02``: its
+    first sense is a person; "silver" -> ``ash_grey.n.01``)."""
+    for sense in wordnet().synsets(word.replace(" ", "_"), pos="n"):
+        if any(h.name() == "color.n.01" for h in sense.closure(lambda z: z.hypernyms())):
+            return sense.name()
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def basic_colours() -> tuple[tuple[str, str], ...]:
+    """``(name, sense)`` of the colours two levels below ``color.n.01`` (red, white, gray, …)
+    whose most frequent sense is that colour, most frequent first."""
+    colour = wordnet().synset("color.n.01")
+    grandchildren = {gc for c in colour.hyponyms() for gc in c.hyponyms()}
+    by_offset = {gc.offset(): gc.name() for gc in grandchildren}
+    senses = first_senses()
+    out = set()
+    for gc in grandchildren:
+        for lemma in gc.lemma_names():
+            first = senses.get((lemma.replace("_", " ").lower(), "n"))
+            if _plain(lemma) and first is not None and first[0] in by_offset:
+                out.add((-first[1], lemma, by_offset[first[0]]))
+    return tuple((name, sense) for _, name, sense in sorted(out))
+
+
+@functools.lru_cache(maxsize=100_000)
+def colour_foils(sense_name: str) -> tuple[str, ...]:
+    """The basic colours that are neither the colour ``sense_name`` nor one it is a shade of
+    ("silver" -> not gray; "beige" -> not brown)."""
+    sense = wordnet().synset(sense_name)
+    own = {sense.name()} | {h.name() for h in sense.closure(lambda z: z.hypernyms())}
+    return tuple(name for name, colour in basic_colours() if colour not in own)
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -139,12 +207,13 @@ def attribute_foils(attribute: str) -> tuple[str, ...]:
     senses = first_senses()
     out = [
         a
-        for a in antonyms(attribute, "a")
+        for a in attribute_antonyms(attribute)
         if _plain(a) and senses.get((a, "a"), (0, 0))[1] >= MIN_ANTONYM_COUNT
     ]
-    if _is_colour(attribute):
-        out += [c for c in ranked_cohyponyms(attribute, "n") if (c, "a") in senses]
-    return _clean(attribute, out)
+    colour = colour_sense(attribute)
+    if colour is not None:
+        out += [c for c in colour_foils(colour) if (c, "a") in senses]
+    return _clean(attribute, [a for a in out if in_captions(a)])
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -154,7 +223,7 @@ def object_foils(name: str, synset: str | None = None) -> tuple[str, ...]:
     out = list(cohyp or ranked_cohyponyms(name, "n")) + [
         a for a in antonyms(name, "n") if _plain(a)
     ]
-    return _clean(name, out)
+    return _clean(name, [f for f in out if in_captions(f)])
 
 
 def _inflect_like(lemma: str, original: str) -> str:

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from crepe_datasets.generators.negatives.foils import (
+    attribute_foils,
+    colour_sense,
     first_senses,
+    in_captions,
+    object_foils,
     ranked_cohyponyms,
     relation_foils,
     synset_cohyponyms,
@@ -30,3 +34,30 @@ def test_relation_foils_table_then_wordnet_inflected():
     assert relation_foils("behind") == ("in front of",)
     assert "letting go of" in relation_foils("holding")
     assert relation_foils("of") == ()
+
+
+def test_attribute_antonyms_come_from_the_visual_sense_only():
+    """ "wooden" is made of wood (sense 1), not awkward (sense 2): "graceful" is no foil; nor is
+    "young" for "grey" (sense 2: old)."""
+    assert "graceful" not in attribute_foils("wooden")
+    assert "young" not in attribute_foils("grey")
+    assert attribute_foils("tall") == ("short",) and attribute_foils("clean")[0] == "dirty"
+
+
+def test_colour_foils_are_basic_colours_other_than_itself_and_what_it_is_a_shade_of():
+    white = attribute_foils("white")  # its first noun sense is a person, its colour sense second
+    assert white[0] == "black" and {"red", "blue", "green"} <= set(white) and "white" not in white
+    assert {"red", "blue"} <= set(attribute_foils("grey")) and "gray" not in attribute_foils("grey")
+    assert "gray" not in attribute_foils("silver") and "red" in attribute_foils("silver")
+    assert "brown" not in attribute_foils("beige") and "brown" not in attribute_foils("tan")
+    assert colour_sense("wooden") is None and colour_sense("white") == "white.n.02"
+
+
+def test_foils_are_words_of_image_captions():
+    """WordNet co-hyponyms no caption uses ("diode", "inquiry", "ammunition") are no foils."""
+    assert not in_captions("diode") and not in_captions("inquiry") and in_captions("table")
+    for name, synset in (("monitor", "monitor.n.04"), ("reflection", None), ("drawer", None)):
+        assert all(in_captions(f) for f in object_foils(name, synset))
+    assert "diode" not in object_foils("monitor", "monitor.n.04")
+    assert "ammunition" not in object_foils("drawer", "drawer.n.01")
+    assert all(in_captions(f) for f in attribute_foils("metal") + attribute_foils("round"))

@@ -53,6 +53,6 @@ def test_ranked_object_foils_are_ordinary_words():
         )
         picked = [c.graph.objects[0].name for c in cands]
         assert len(picked) == 3 and set(picked) <= set(foils)
-        mean = sum(english_frequency(f) for f in picked) / 3
-        rest = sorted(english_frequency(f) for f in foils if f not in picked)
-        assert mean >= rest[len(rest) // 2], (obj.name, picked)  # above the median candidate
+        # ordinary words (WordNet's rare co-hyponyms are gone: foils are caption words, and
+        # the ranker puts those of a frequency like the original's first)
+        assert min(english_frequency(f) for f in picked) >= 5e-6, (obj.name, picked)
