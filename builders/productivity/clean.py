@@ -23,7 +23,8 @@ Attributes (per object):
 Relationships:
 
 * repairs ``predicate_transliterated``, ``predicate_repeated_word``, ``predicate_inflected``
-  ("hold" → "holds");
+  ("hold" → "holds"), ``predicate_agreement`` (the leading verb in the subject's number:
+  "paper are on desk" → "paper is on desk", "people holds" → "people hold");
 * drops ``predicate_empty``, ``predicate_article`` (a predicate that is only "a"/"the"),
   ``self_loop_relationship``, ``repeated_relationship`` (the same
   triple after cleaning). Cycles (a → b → a) are kept: they are valid scene graphs.
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 from crepe_datasets.builders.productivity.words import (
     ARTICLES,
+    agree_predicate,
     ascii_text,
     collapse_repeats,
     function_word,
@@ -106,7 +108,8 @@ def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
             continue
         attrs = clean_attributes(name, o.attributes, drops, where)
         objects.append(SGObject(o.id, name, attrs, o.box, o.synset))
-    ids = {o.id for o in objects}
+    by_id = {o.id: o for o in objects}
+    ids = set(by_id)
     rels: list[Relationship] = []
     seen: set[tuple[int, str, int]] = set()
     for r in g.relationships:
@@ -126,6 +129,10 @@ def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
         inflected = inflect_predicate(predicate)
         if inflected != predicate:
             drops.repair(STAGE, "predicate_inflected")
+        agreed = agree_predicate(inflected, by_id[r.subject].name)
+        if agreed != inflected:
+            drops.repair(STAGE, "predicate_agreement")
+            inflected = agreed
         key = (r.subject, inflected, r.object)
         if key in seen:
             drops.drop(STAGE, "repeated_relationship", where)

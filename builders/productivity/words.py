@@ -16,6 +16,12 @@ English stop-word list and lemminflect, never from a hand list of VG words:
   third person ("hold" → "holds", "sit on" → "sits on", "have" → "has"); predicates that are
   already inflected ("holding", "parked on") or start with a preposition ("near", "on top of")
   are kept.
+* :func:`agree_predicate` — the predicate's leading verb agrees with its subject: names are
+  singular after cleaning, so VG's "papers are on desk" (subject "paper") reads "is on"; a
+  plural name ("shorts", "scissors", "people") takes "are", "were", "have" and base-form verbs.
+  A name is plural when lemminflect gives it another lemma ("shorts" → "short"), when it ends in
+  "s" and is its own only plural ("scissors", "jeans", "clothes"), or when it is one of the
+  collective nouns lemminflect lists as their own lemma (:data:`COLLECTIVE_PLURALS`).
 * :func:`ascii_text` — accents transliterated (NFKD), other non-ASCII characters removed.
 
 All functions are cached: Visual Genome repeats a small vocabulary millions of times.
@@ -101,6 +107,46 @@ def inflect_predicate(predicate: str) -> str:
     if not forms:
         return predicate
     return " ".join(x for x in (forms[0], rest) if x)
+
+
+#: Plural nouns that lemminflect gives as their own lemma (grammar, not a list of VG names).
+COLLECTIVE_PLURALS = frozenset({"people", "police", "cattle"})
+#: Leading verbs that change with the subject's number: singular form -> plural form.
+NUMBER_VERBS = {"is": "are", "was": "were", "has": "have"}
+
+
+@functools.lru_cache(maxsize=CACHE)
+def is_plural_name(name: str) -> bool:
+    """Whether an object name is grammatically plural (see :func:`agree_predicate`)."""
+    from lemminflect import getInflection, getLemma
+
+    last = name.split()[-1] if name.split() else ""
+    if last in COLLECTIVE_PLURALS:
+        return True
+    lemmas = getLemma(last, upos="NOUN")
+    if lemmas and last not in lemmas:
+        return True
+    return last.endswith("s") and getInflection(last, tag="NNS") == (last,)
+
+
+@functools.lru_cache(maxsize=CACHE)
+def agree_predicate(predicate: str, subject: str) -> str:
+    """The predicate with its leading verb in the subject's number ("are on" → "is on" for
+    "paper"; "holds" → "hold" for "people")."""
+    first, _, rest = predicate.partition(" ")
+    plural = is_plural_name(subject)
+    to_singular = {v: k for k, v in NUMBER_VERBS.items()}
+    if plural and first in NUMBER_VERBS:
+        first = NUMBER_VERBS[first]
+    elif not plural and first in to_singular:
+        first = to_singular[first]
+    elif plural and first.endswith("s") and first.isalpha():
+        from lemminflect import getInflection
+
+        lemma = lemmatize_verb(first)
+        if lemma != first and first in getInflection(lemma, tag="VBZ"):
+            first = lemma
+    return " ".join(x for x in (first, rest) if x)
 
 
 @functools.lru_cache(maxsize=CACHE)

@@ -6,8 +6,10 @@ import itertools
 
 from crepe_datasets.builders.productivity.clean import STAGE, clean_graph
 from crepe_datasets.builders.productivity.words import (
+    agree_predicate,
     function_word,
     inflect_predicate,
+    is_plural_name,
     same_attribute,
     verb_attribute,
 )
@@ -95,8 +97,10 @@ def test_real_sample_graphs_are_clean():
             assert all(a != b for a, b in itertools.pairwise(words))
             for a in o.attributes:
                 assert not function_word(a) and a not in words
+        names = {o.id: o.name for o in g.objects}
         for r in g.relationships:
-            assert inflect_predicate(r.predicate) == r.predicate and r.subject != r.object
+            assert r.subject != r.object
+            assert agree_predicate(inflect_predicate(r.predicate), names[r.subject]) == r.predicate
     assert objects > 1000 and drops.total(STAGE) > 100
 
 
@@ -124,3 +128,22 @@ def test_bad_boxes_are_clipped_or_dropped_by_the_reader(tmp_path):
     assert [o.name for o in g.objects] == ["dog"]
     assert g.objects[0].box == Box(90, 90, 10, 10)
     assert drops.total() >= 2
+
+
+def test_predicates_agree_with_the_subject_number():
+    assert agree_predicate("are on", "paper") == "is on"  # VG's "papers are on desk", singularised
+    assert agree_predicate("were in", "table") == "was in"
+    assert (
+        agree_predicate("is on", "shorts") == "are on"
+        and agree_predicate("has", "scissors") == "have"
+    )
+    assert (
+        agree_predicate("holds", "people") == "hold"
+        and agree_predicate("sits on", "jeans") == "sit on"
+    )
+    assert (
+        agree_predicate("holds", "man") == "holds"
+        and agree_predicate("on top of", "people") == "on top of"
+    )
+    assert not is_plural_name("grass") and not is_plural_name("glass") and not is_plural_name("bus")
+    assert is_plural_name("clothes") and is_plural_name("people") and is_plural_name("pants")
