@@ -197,3 +197,23 @@ def cohyponyms(word: str, pos: str | None = "n", senses: int = 1) -> tuple[str, 
 def is_known(word: str, pos: str | None = None) -> bool:
     """True when WordNet has the word (with that part of speech)."""
     return bool(_synsets(word, pos, 1))
+
+
+#: Plural nouns that lemminflect gives as their own lemma (grammar, not a list of VG names).
+COLLECTIVE_PLURALS = frozenset({"people", "police", "cattle"})
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_plural_name(name: str) -> bool:
+    """Whether an object name is grammatically plural: lemminflect gives its last word another
+    lemma ("shorts" -> "short"), or the word ends in "s" and is its own only plural ("scissors",
+    "jeans", "clothes"), or it is a collective plural (:data:`COLLECTIVE_PLURALS`)."""
+    from lemminflect import getInflection, getLemma
+
+    last = name.split()[-1] if name.split() else ""
+    if last in COLLECTIVE_PLURALS:
+        return True
+    lemmas = getLemma(last, upos="NOUN")
+    if lemmas and last not in lemmas:
+        return True
+    return last.endswith("s") and getInflection(last, tag="NNS") == (last,)

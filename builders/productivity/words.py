@@ -21,7 +21,8 @@ English stop-word list and lemminflect, never from a hand list of VG words:
   plural name ("shorts", "scissors", "people") takes "are", "were", "have" and base-form verbs.
   A name is plural when lemminflect gives it another lemma ("shorts" → "short"), when it ends in
   "s" and is its own only plural ("scissors", "jeans", "clothes"), or when it is one of the
-  collective nouns lemminflect lists as their own lemma (:data:`COLLECTIVE_PLURALS`).
+  collective nouns lemminflect lists as their own lemma
+  (:func:`crepe_datasets.scenegraph.lexicon.is_plural_name`).
 * :func:`ascii_text` — accents transliterated (NFKD), other non-ASCII characters removed.
 
 All functions are cached: Visual Genome repeats a small vocabulary millions of times.
@@ -33,7 +34,7 @@ import functools
 import unicodedata
 
 from crepe_datasets.generators.negatives.foils import first_senses
-from crepe_datasets.scenegraph.lexicon import lemmatize_verb
+from crepe_datasets.scenegraph.lexicon import is_plural_name, lemmatize_verb
 
 ARTICLES = frozenset({"a", "an", "the"})
 CACHE = 200_000
@@ -109,24 +110,8 @@ def inflect_predicate(predicate: str) -> str:
     return " ".join(x for x in (forms[0], rest) if x)
 
 
-#: Plural nouns that lemminflect gives as their own lemma (grammar, not a list of VG names).
-COLLECTIVE_PLURALS = frozenset({"people", "police", "cattle"})
 #: Leading verbs that change with the subject's number: singular form -> plural form.
 NUMBER_VERBS = {"is": "are", "was": "were", "has": "have"}
-
-
-@functools.lru_cache(maxsize=CACHE)
-def is_plural_name(name: str) -> bool:
-    """Whether an object name is grammatically plural (see :func:`agree_predicate`)."""
-    from lemminflect import getInflection, getLemma
-
-    last = name.split()[-1] if name.split() else ""
-    if last in COLLECTIVE_PLURALS:
-        return True
-    lemmas = getLemma(last, upos="NOUN")
-    if lemmas and last not in lemmas:
-        return True
-    return last.endswith("s") and getInflection(last, tag="NNS") == (last,)
 
 
 @functools.lru_cache(maxsize=CACHE)

@@ -11,9 +11,10 @@ Rules (the paper gives one example; the rest is written down here):
   Clauses of one part are joined with ", ".
 * **Disconnected parts** are appended with "and a …" / "and an …" (an object without
   relationships is its own part): "tall boy on green grass and a red car". The article is
-  chosen by sound (:func:`crepe_datasets.generators.captions.phrases.indefinite_article`).
+  chosen by sound (:func:`crepe_datasets.generators.captions.phrases.indefinite_article`); a
+  part whose first object has a plural name takes none ("and people on grass", "and jeans").
 * **Repeated names**: a second object with a name already mentioned is introduced as
-  "another NAME" ("chair near another chair"); when two objects of that name have been
+  "another NAME" ("chair near another chair"; "other NAME" for a plural name: "other people"); when two objects of that name have been
   introduced, later mentions are "the first NAME" and "the other NAME" (three or more: "the
   second NAME", "the third NAME", …).
 * **Rejected texts**: a caption failing
@@ -23,7 +24,8 @@ Rules (the paper gives one example; the rest is written down here):
   ("vase that is not yellow"); a relationship is written as is ("boy not on grass"), except
   that a verb in the third person takes "does not" ("man does not hold cup") and "is"/"are"
   take "not" after them ("people are not on grass"); an object
-  becomes "thing that is not a NAME" (later mentions: "that thing").
+  becomes "thing that is not a NAME" ("… not NAME" for a plural name; later mentions: "that
+  thing").
 * Output is lower case (names as given), single-spaced, with no final period — the same house
   style as the LLM writer's cleaned captions.
 
@@ -42,7 +44,7 @@ import functools
 from crepe_datasets.generators.captions import NEGATION_PREFIX, WrittenCaption, is_negated
 from crepe_datasets.generators.captions.coverage import ARTICLES, missing_atoms, words
 from crepe_datasets.generators.captions.phrases import broken_reason, indefinite_article
-from crepe_datasets.scenegraph.lexicon import lemmatize_verb
+from crepe_datasets.scenegraph.lexicon import is_plural_name, lemmatize_verb
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 
@@ -73,13 +75,15 @@ def _noun_phrase(name: str, attributes: tuple[str, ...], another: bool) -> str:
     adjectives = join_and(positive)
     if is_negated(name):
         core = name[len(NEGATION_PREFIX) :]
-        head = f"thing that is not {article(core)} {core}"
+        head = f"thing that is not {core if is_plural_name(core) else f'{article(core)} {core}'}"
     else:
         head = name
     phrase = f"{adjectives} {head}" if adjectives else head
     if negative:
         phrase += " that is " + join_and(negative)
-    return f"another {phrase}" if another else phrase
+    if not another:
+        return phrase
+    return f"{'other' if is_plural_name(name) else 'another'} {phrase}"
 
 
 def later_mention(obj: SGObject, rank: int = 0, introduced: int = 1) -> str:
@@ -228,6 +232,21 @@ def _part_text(
     return ", ".join(clauses)
 
 
+def _with_article(text: str, first_name: str) -> str:
+    """A disconnected part after "and": "a"/"an" before a singular first object, nothing before
+    a plural one ("and people on grass", not "and a people"), nor before "another"/"other"."""
+    if text.startswith(("another ", "other ")) or is_plural_name(first_name):
+        return text
+    return f"{article(text)} {text}"
+
+
+def _first_named(ids: list[int], graph: SceneGraph, by_id: dict[int, SGObject]) -> SGObject:
+    """The object a part's text names first (as :func:`_part_text` writes it)."""
+    members = set(ids)
+    rels = [r for r in graph.relationships if r.subject in members and r.object in members]
+    return by_id[_order_clauses(rels)[0].subject] if rels else by_id[ids[0]]
+
+
 def template_caption(graph: SceneGraph) -> str:
     """The template caption of a graph (see the module docstring)."""
     objects, rels = graph.objects, graph.relationships
@@ -257,8 +276,8 @@ def template_caption(graph: SceneGraph) -> str:
                     f"{mention(s, s_first)} {predicate_text(rels[j].predicate)} {mention(o, o_first)}"
                     for s, j, o, s_first, o_first in clauses
                 )
-            if texts and not text.startswith("another "):
-                text = f"{article(text)} {text}"
+            if texts:
+                text = _with_article(text, objects[clauses[0][0] if clauses else lone].name)
             texts.append(text)
         return " and ".join(texts)
     by_id = graph.object_by_id()
@@ -267,9 +286,10 @@ def template_caption(graph: SceneGraph) -> str:
     order_of = {o.id: i for i, o in enumerate(objects)}
     comps = sorted(graph.components(), key=lambda comp: min(order_of[i] for i in comp))
     for ids in comps:
-        text = _part_text(sorted(ids, key=order_of.__getitem__), graph, by_id, mentions)
-        if texts and not text.startswith("another "):
-            text = f"{article(text)} {text}"
+        members = sorted(ids, key=order_of.__getitem__)
+        text = _part_text(members, graph, by_id, mentions)
+        if texts:
+            text = _with_article(text, _first_named(members, graph, by_id).name)
         texts.append(text)
     return " and ".join(texts)
 

@@ -9,10 +9,10 @@ from crepe_datasets.builders.productivity.words import (
     agree_predicate,
     function_word,
     inflect_predicate,
-    is_plural_name,
     same_attribute,
     verb_attribute,
 )
+from crepe_datasets.scenegraph.lexicon import is_plural_name
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Relationship, SceneGraph, SGObject
 from tests.conftest import require_shared

@@ -122,9 +122,10 @@ def _plain_template_caption(graph: SceneGraph) -> str:
     comps = sorted(graph.components(), key=lambda comp: min(order[i] for i in comp))
     mentions, texts = t._Mentions(), []
     for ids in comps:
-        text = t._part_text(sorted(ids, key=order.__getitem__), graph, by_id, mentions)
-        if texts and not text.startswith("another "):
-            text = f"{t.article(text)} {text}"
+        members = sorted(ids, key=order.__getitem__)
+        text = t._part_text(members, graph, by_id, mentions)
+        if texts:
+            text = t._with_article(text, t._first_named(members, graph, by_id).name)
         texts.append(text)
     return " and ".join(texts)
 

@@ -76,3 +76,22 @@ def test_writer_results_cover_atoms_and_share_style():
 def test_writer_rejects_empty_caption():
     (result,) = TemplateCaptionWriter().write([SceneGraph([SGObject(1, "")])])
     assert result.caption is None and result.reason == "empty_caption"
+
+
+def test_plural_names_take_no_indefinite_article():
+    """ "and people", "other people", "thing that is not glasses": never "a people"."""
+    g = SceneGraph(
+        [SGObject(1, "boy", ("tall",)), SGObject(2, "grass"), SGObject(3, "people"),
+         SGObject(4, "jeans", ("blue",))],
+        [Relationship(1, "on", 2)],
+    )  # fmt: skip
+    assert template_caption(g) == "tall boy on grass and people and blue jeans"
+    twice = SceneGraph(
+        [SGObject(1, "people"), SGObject(2, "people"), SGObject(3, "bench")],
+        [Relationship(1, "are on", 3)],
+    )
+    assert template_caption(twice) == "people are on bench and other people"
+    negated = SceneGraph(
+        [SGObject(1, "man"), SGObject(2, "not glasses")], [Relationship(1, "wears", 2)]
+    )
+    assert template_caption(negated) == "man wears thing that is not glasses"
