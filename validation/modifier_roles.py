@@ -31,7 +31,6 @@ from crepe_datasets.scenegraph.parser.rules import NON_ATTRIBUTES, NUMBER_WORDS
 from crepe_datasets.validation.factual import GoldGraph
 from crepe_datasets.validation.parser_scores import CaptionTuples, norm_attribute, norm_object
 
-ROLES = ("compound", "attribute", "drop")
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 #: Words that are never a noun modifier: articles, determiners, numbers, function words.
 NOT_MODIFIERS = frozenset(NON_ATTRIBUTES) | frozenset(NUMBER_WORDS) | {
