@@ -7,6 +7,7 @@ missing folder fails the test; elsewhere it skips with a message naming the fold
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,27 @@ def require_shared(*parts: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def copy_vg_sample(tmp_path: Path) -> Path:
+    """A copy of the real Visual Genome sample (images 1-100), so nothing can touch the original."""
+    src = require_shared("visual_genome", "images_1-100")
+    dst = tmp_path / "vg"
+    dst.mkdir()
+    for name in ("scene_graphs.json", "image_data.json", "region_descriptions.json"):
+        shutil.copy(src / name, dst / name)
+    return dst
+
+
+def unwritable_target(tmp_path: Path, name: str) -> str:
+    """A path below a folder that cannot be written (root writes through permission bits, so
+    for root a place below ``/proc``)."""
+    if os.geteuid() == 0:
+        return f"/proc/crepe-no-such-dir/{name}"
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    return str(locked / name)
 
 
 @pytest.fixture

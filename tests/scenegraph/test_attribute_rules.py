@@ -21,11 +21,6 @@ EDGE_CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def parser() -> CaptionParser:
-    return CaptionParser()
-
-
 def labels_both_ways(parser: CaptionParser, captions: list[str]) -> list[tuple[tuple, tuple]]:
     """(spaCy's attribute_ruler labels, ours) for every caption."""
     nlp = parser.nlp

@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.outputs import check_output, input_paths
-from tests.conftest import require_shared
+from tests.conftest import copy_vg_sample, unwritable_target
 
 
 @pytest.fixture
 def vg(tmp_path):
     """A copy of the real Visual Genome sample (images 1-100), so nothing can touch the original."""
-    src = require_shared("visual_genome", "images_1-100")
-    dst = tmp_path / "vg"
-    dst.mkdir()
-    for name in ("scene_graphs.json", "image_data.json", "region_descriptions.json"):
-        shutil.copy(src / name, dst / name)
-    return dst
+    return copy_vg_sample(tmp_path)
 
 
 def _dataset(folder):
@@ -103,13 +97,7 @@ def test_input_specs_are_resolved(tmp_path, vg):
 
 
 def test_unwritable_place_is_one_sentence(tmp_path):
-    if os.geteuid() == 0:  # root writes through permission bits: use a place nobody can write
-        target = "/proc/crepe-no-such-dir/out"
-    else:
-        locked = tmp_path / "locked"
-        locked.mkdir()
-        locked.chmod(0o555)
-        target = str(locked / "out")
+    target = unwritable_target(tmp_path, "out")
     with pytest.raises(CrepeInputError, match="cannot write in"):
         check_output(target, "dataset")
 

@@ -7,20 +7,7 @@ import pytest
 from crepe_datasets.scenegraph.parser import CaptionParser, parse_view
 from crepe_datasets.scenegraph.parser.tokens import TokenView
 from tests.conftest import require_shared
-
-
-@pytest.fixture(scope="module")
-def parser() -> CaptionParser:
-    return CaptionParser()
-
-
-def tuples(parser: CaptionParser, caption: str) -> tuple[set, set, set]:
-    g = parser.parse_one(caption)
-    by_id = g.object_by_id()
-    objects = {o.name for o in g.objects}
-    attrs = {(o.name, a) for o in g.objects for a in o.attributes}
-    rels = {(by_id[r.subject].name, r.predicate, by_id[r.object].name) for r in g.relationships}
-    return objects, attrs, rels
+from tests.scenegraph.conftest import tuples
 
 
 def test_attributes_copula_and_counts(parser: CaptionParser) -> None:

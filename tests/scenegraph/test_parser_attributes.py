@@ -10,20 +10,7 @@ import pytest
 
 from crepe_datasets.scenegraph.parser import CaptionParser
 from crepe_datasets.validation.factual import in_heldout_bucket
-
-
-@pytest.fixture(scope="module")
-def parser() -> CaptionParser:
-    return CaptionParser()
-
-
-def graph(parser: CaptionParser, caption: str) -> tuple[set, set, set]:
-    g = parser.parse_one(caption)
-    by_id = g.object_by_id()
-    objects = {o.name for o in g.objects}
-    attrs = {(o.name, a) for o in g.objects for a in o.attributes}
-    rels = {(by_id[r.subject].name, r.predicate, by_id[r.object].name) for r in g.relationships}
-    return objects, attrs, rels
+from tests.scenegraph.conftest import tuples as graph
 
 
 def attrs_of(parser: CaptionParser, caption: str, name: str) -> set[str]:

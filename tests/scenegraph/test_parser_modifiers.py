@@ -24,11 +24,6 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def parser() -> CaptionParser:
-    return CaptionParser()
-
-
 @pytest.mark.parametrize("caption", list(CASES))
 def test_modifier_roles_in_captions(parser: CaptionParser, caption: str) -> None:
     name, attributes, absent = CASES[caption]

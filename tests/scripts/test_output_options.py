@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 
 import pytest
 
 from crepe_datasets.scripts.cli import main
-from tests.conftest import require_shared
+from tests.conftest import require_shared, unwritable_target
 
 
 @pytest.fixture
@@ -76,13 +75,7 @@ def test_outputs_inside_inputs_and_files_where_folders_are_expected(tmp_path, ca
 
 
 def test_unwritable_output_is_one_line(tmp_path, capsys):
-    if os.geteuid() == 0:  # root writes through permission bits: use a place nobody can write
-        target = "/proc/crepe-no-such-dir/ds"
-    else:
-        locked = tmp_path / "locked"
-        locked.mkdir()
-        locked.chmod(0o555)
-        target = str(locked / "ds")
+    target = unwritable_target(tmp_path, "ds")
     argv = [
         "build",
         "bindsplit-holdout",

@@ -7,25 +7,15 @@ leave a half-written output folder.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from crepe_datasets.scripts.cli import main
-from tests.conftest import require_shared
+from tests.conftest import copy_vg_sample, require_shared
 
 pytestmark = pytest.mark.slow
 CORPUS = ("coco", "minyus_samples", "captions_val2014.json_samples.json")
-
-
-def _vg_copy(tmp_path: Path) -> Path:
-    vg = require_shared("visual_genome", "images_1-100")
-    copy = tmp_path / "vg"
-    copy.mkdir()
-    for name in ("region_descriptions.json", "image_data.json", "scene_graphs.json"):
-        shutil.copy(vg / name, copy / name)
-    return copy
 
 
 def _args(vg: Path, out: Path, *extra: str) -> list[str]:
@@ -91,7 +81,7 @@ def test_corpus_that_parses_to_nothing(tmp_path: Path, capsys) -> None:
 
 
 def test_broken_region_records_are_counted(tmp_path: Path, capsys) -> None:
-    vg = _vg_copy(tmp_path)
+    vg = copy_vg_sample(tmp_path)
     path = vg / "region_descriptions.json"
     data = json.loads(path.read_text())
     data[0]["regions"][0] = "not a region"
@@ -108,7 +98,7 @@ def test_broken_region_records_are_counted(tmp_path: Path, capsys) -> None:
 
 
 def test_truncated_region_file(tmp_path: Path, capsys) -> None:
-    vg = _vg_copy(tmp_path)
+    vg = copy_vg_sample(tmp_path)
     path = vg / "region_descriptions.json"
     path.write_bytes(path.read_bytes()[:300_000])
     out = tmp_path / "out"
