@@ -112,6 +112,7 @@ def inflect_predicate(predicate: str) -> str:
 
 #: Leading verbs that change with the subject's number: singular form -> plural form.
 NUMBER_VERBS = {"is": "are", "was": "were", "has": "have"}
+SINGULAR_VERBS = {plural: singular for singular, plural in NUMBER_VERBS.items()}
 
 
 @functools.lru_cache(maxsize=CACHE)
@@ -120,11 +121,10 @@ def agree_predicate(predicate: str, subject: str) -> str:
     "paper"; "holds" → "hold" for "people")."""
     first, _, rest = predicate.partition(" ")
     plural = is_plural_name(subject)
-    to_singular = {v: k for k, v in NUMBER_VERBS.items()}
     if plural and first in NUMBER_VERBS:
         first = NUMBER_VERBS[first]
-    elif not plural and first in to_singular:
-        first = to_singular[first]
+    elif not plural and first in SINGULAR_VERBS:
+        first = SINGULAR_VERBS[first]
     elif plural and first.endswith("s") and first.isalpha():
         from lemminflect import getInflection
 

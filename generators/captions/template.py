@@ -240,10 +240,8 @@ def _with_article(text: str, first_name: str) -> str:
     return f"{article(text)} {text}"
 
 
-def _first_named(ids: list[int], graph: SceneGraph, by_id: dict[int, SGObject]) -> SGObject:
-    """The object a part's text names first (as :func:`_part_text` writes it)."""
-    members = set(ids)
-    rels = [r for r in graph.relationships if r.subject in members and r.object in members]
+def _first_named(ids: list[int], rels: list[Relationship], by_id: dict[int, SGObject]) -> SGObject:
+    """The object a part's text names first (as :func:`_part_text` writes it from ``rels``)."""
     return by_id[_order_clauses(rels)[0].subject] if rels else by_id[ids[0]]
 
 
@@ -287,9 +285,11 @@ def template_caption(graph: SceneGraph) -> str:
     comps = sorted(graph.components(), key=lambda comp: min(order_of[i] for i in comp))
     for ids in comps:
         members = sorted(ids, key=order_of.__getitem__)
-        text = _part_text(members, graph, by_id, mentions)
+        inside = set(ids)
+        part_rels = [r for r in graph.relationships if r.subject in inside and r.object in inside]
+        text = _part_text(members, graph, by_id, mentions, part_rels)
         if texts:
-            text = _with_article(text, _first_named(members, graph, by_id).name)
+            text = _with_article(text, _first_named(members, part_rels, by_id).name)
         texts.append(text)
     return " and ".join(texts)
 

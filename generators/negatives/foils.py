@@ -34,7 +34,6 @@ Choices the papers leave open, written down:
 from __future__ import annotations
 
 import functools
-import gzip
 import json
 from pathlib import Path
 
@@ -57,12 +56,10 @@ def _plain(word: str) -> bool:
     return word.isalpha() and word.islower() and len(word) >= 2
 
 
-@functools.lru_cache(maxsize=1)
 def _caption_counts() -> dict[str, int]:
-    from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS
+    from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS, load_counts
 
-    with gzip.open(DEFAULT_COUNTS, "rt", encoding="utf-8") as handle:
-        return json.load(handle)["unigrams"]
+    return load_counts(str(DEFAULT_COUNTS))["unigrams"]  # the ranker's own (cached) counts
 
 
 def in_captions(word: str) -> bool:

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS  # noqa: E402
+from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS, load_counts  # noqa: E402
 from crepe_datasets.scenegraph.lexicon import antonyms  # noqa: E402
 
 
@@ -41,10 +41,7 @@ def replaced(build: Path):
 
 
 def main(builds: list[str]) -> int:
-    import gzip
-
-    with gzip.open(DEFAULT_COUNTS, "rt", encoding="utf-8") as handle:
-        counts = json.load(handle)["unigrams"]
+    counts = load_counts(str(DEFAULT_COUNTS))["unigrams"]
     for build in builds:
         pairs = list(replaced(Path(build)))
         absent = Counter(p for p in pairs if any(counts.get(w, 0) == 0 for w in p[1].split()))

@@ -128,9 +128,10 @@ def _plain_template_caption(graph: SceneGraph) -> str:
     mentions, texts = t._Mentions(), []
     for ids in comps:
         members = sorted(ids, key=order.__getitem__)
-        text = t._part_text(members, graph, by_id, mentions)
+        rels = [r for r in graph.relationships if r.subject in ids and r.object in ids]
+        text = t._part_text(members, graph, by_id, mentions, rels)
         if texts:
-            text = t._with_article(text, t._first_named(members, graph, by_id).name)
+            text = t._with_article(text, t._first_named(members, rels, by_id).name)
         texts.append(text)
     return " and ".join(texts)
 
