@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.evaluator.models import EncoderModel, is_openai_derived
+from crepe_datasets.evaluator.pixels import split_normalize
 from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
 
 
@@ -41,16 +42,17 @@ class OpenClipModel(EncoderModel):
                 "where a network exists or pass a local checkpoint as open_clip:NAME@/path/to/checkpoint."
             ) from err
         self.model = model.eval()
-        self.tokenizer = open_clip.get_tokenizer(name)
+        self.tokenize = open_clip.get_tokenizer(name)
         self.preprocess = preprocess
+        self.loader_transform, self.pixel_norm = split_normalize(preprocess)
         self.spec, self.model_id, self.device, self.precision = spec, model_id, device, precision
         self.quick_gelu = quick_gelu
 
     def _image_features(self, pixels):
         return self.model.encode_image(pixels)
 
-    def _text_features(self, texts: list[str]):
-        return self.model.encode_text(self.tokenizer(texts).to(self.device))
+    def _token_features(self, tokens):
+        return self.model.encode_text(tokens.to(self.device, non_blocking=True))
 
 
 class _HFPreprocess:
@@ -63,6 +65,19 @@ class _HFPreprocess:
         return self.processor(images=image.convert("RGB"), return_tensors="pt")["pixel_values"][0]
 
 
+class _HFTokenize:
+    """Picklable texts → ``{input_ids, attention_mask}`` wrapper around a HuggingFace tokenizer."""
+
+    def __init__(self, tokenizer: Any, max_length: int) -> None:
+        self.tokenizer, self.max_length = tokenizer, max_length
+
+    def __call__(self, texts: list[str]) -> dict:
+        batch = self.tokenizer(
+            texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt"
+        )
+        return {k: v for k, v in batch.items() if k in ("input_ids", "attention_mask")}
+
+
 class HFClipModel(EncoderModel):
     """A HuggingFace ``CLIPModel`` with ``CLIPProcessor`` (or tokenizer + image processor)."""
 
@@ -73,7 +88,7 @@ class HFClipModel(EncoderModel):
         try:
             dtype = torch.float16 if precision == "fp16" else torch.float32
             self.model = CLIPModel.from_pretrained(name_or_path, dtype=dtype).to(device).eval()
-            self.tokenizer = AutoTokenizer.from_pretrained(name_or_path)
+            tokenizer = AutoTokenizer.from_pretrained(name_or_path)
             image_processor = AutoImageProcessor.from_pretrained(name_or_path)
         except OSError as err:
             if Path(name_or_path).exists():
@@ -84,10 +99,9 @@ class HFClipModel(EncoderModel):
                 f"HuggingFace model {name_or_path} is not cached and cannot be downloaded here; "
                 "download it where a network exists or pass a local folder as hf:/path/to/model."
             ) from err
-        self.preprocess = _HFPreprocess(image_processor)
-        self.max_length = min(
-            getattr(self.model.config.text_config, "max_position_embeddings", 77), 77
-        )
+        self.preprocess = self.loader_transform = _HFPreprocess(image_processor)
+        max_length = min(getattr(self.model.config.text_config, "max_position_embeddings", 77), 77)
+        self.tokenize = _HFTokenize(tokenizer, max_length)
         self.spec, self.model_id, self.device, self.precision = spec, model_id, device, precision
 
     @staticmethod
@@ -97,11 +111,6 @@ class HFClipModel(EncoderModel):
     def _image_features(self, pixels):
         return self._pooled(self.model.get_image_features(pixel_values=pixels))
 
-    def _text_features(self, texts: list[str]):
-        batch = self.tokenizer(
-            texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt"
-        )
-        batch = {
-            k: v.to(self.device) for k, v in batch.items() if k in ("input_ids", "attention_mask")
-        }
+    def _token_features(self, tokens):
+        batch = {k: v.to(self.device, non_blocking=True) for k, v in tokens.items()}
         return self._pooled(self.model.get_text_features(**batch))

@@ -4,9 +4,11 @@ CREPE's retrieval sets repeat the same image under several negative types and th
 across sets; here an image crop is keyed by ``(image_file, bbox)`` (or the hash of its embedded
 bytes) and a text by its string, and each key is encoded once per model. Image decoding and
 cropping run in ``torch.utils.data.DataLoader`` workers (each keeps a few decoded images, and keys
-are sorted so crops of one file arrive together). Embeddings are cached per
-``(model_id, dataset fingerprint, precision, image folder)`` as ``.npy`` + a JSON key list; a
-second run only encodes what the cache lacks.
+are sorted so crops of one file arrive together), which hand ``uint8`` crops to the device where
+the transform ends in normalisation (:mod:`crepe_datasets.evaluator.pixels`); text tokenization
+runs in workers too. Embeddings stay on the device and are copied back every few batches.
+Embeddings are cached per ``(model_id, dataset fingerprint, precision, image folder)`` as ``.npy``
++ a JSON key list; a second run only encodes what the cache lacks.
 """
 
 from __future__ import annotations
@@ -142,52 +144,105 @@ class Embeddings:
     timing: dict[str, float] = field(default_factory=dict)
 
 
+class _Gathered:
+    """Embeddings kept on the device and copied to the host every ``flush`` batches.
+
+    Copying each batch back at once (``.cpu()``) makes the host wait for the device after every
+    batch; gathering lets the device run ahead of the loader.
+    """
+
+    def __init__(self, flush: int = 32) -> None:
+        self.flush, self.keys, self.pending, self.out = flush, [], [], {}
+
+    def add(self, keys: Sequence[str], feats) -> None:
+        self.keys.extend(keys)
+        self.pending.append(feats)
+        if len(self.pending) >= self.flush:
+            self.drain()
+
+    def drain(self) -> dict[str, np.ndarray]:
+        import torch
+
+        if self.pending:
+            rows = torch.cat(self.pending).cpu().numpy()
+            self.out.update(zip(self.keys, rows, strict=True))
+            self.keys, self.pending = [], []
+        return self.out
+
+
+def _loader(dataset, model: EncoderModel, workers: int, **kwargs):
+    import torch
+
+    return torch.utils.data.DataLoader(
+        dataset, shuffle=False, num_workers=workers, pin_memory=model.device.startswith("cuda"),
+        persistent_workers=False, **kwargs,
+    )  # fmt: skip
+
+
 def encode_images(
     model: EncoderModel, refs: Iterable[ImageRef], image_dir: Path | None, batch_size: int = 256,
     workers: int = 0, progress: bool = True,
 ) -> tuple[dict[str, np.ndarray], dict[str, str]]:  # fmt: skip
-    """Embed unique image regions; returns ``(key → embedding, key → failure reason)``."""
-    import torch
+    """Embed unique image regions; returns ``(key → embedding, key → failure reason)``.
+
+    Workers decode, crop and run ``model.loader_transform``; the device finishes the transform
+    (:meth:`EncoderModel.finish_pixels`) and encodes.
+    """
     from tqdm import tqdm
 
     unique = sorted({r.key: r for r in refs}.values(), key=lambda r: (r.file or "", r.key))
-    out: dict[str, np.ndarray] = {}
-    failed: dict[str, str] = {}
+    gathered, failed = _Gathered(), {}
     if not unique:
-        return out, failed
-    loader = torch.utils.data.DataLoader(
-        RegionDataset(unique, image_dir, model.preprocess), batch_size=batch_size, shuffle=False,
-        num_workers=workers, collate_fn=_collate, pin_memory=model.device.startswith("cuda"),
-        persistent_workers=False,
-    )  # fmt: skip
+        return {}, failed
+    loader = _loader(RegionDataset(unique, image_dir, model.loader_transform), model, workers,
+                     batch_size=batch_size, collate_fn=_collate)  # fmt: skip
     with tqdm(
         total=len(unique), desc="images", unit="img", disable=not progress, leave=False
     ) as bar:
         for idx, pixels, bad in loader:
             if pixels is not None:
-                feats = model.encode_pixels(pixels).cpu().numpy()
-                out.update((unique[i].key, f) for i, f in zip(idx, feats, strict=True))
+                feats = model.encode_pixels(model.finish_pixels(pixels))
+                gathered.add([unique[i].key for i in idx], feats)
             failed.update((unique[i].key, reason) for i, reason in bad)
             bar.update(len(idx) + len(bad))
-    return out, failed
+    return gathered.drain(), failed
+
+
+class _TokenBatches:
+    """``dataset[i]`` → the ``i``-th batch of ``texts``, tokenized (in a DataLoader worker)."""
+
+    def __init__(self, texts: Sequence[str], batch_size: int, tokenize) -> None:
+        self.texts, self.batch_size, self.tokenize = texts, batch_size, tokenize
+
+    def __len__(self) -> int:
+        return -(-len(self.texts) // self.batch_size)
+
+    def __getitem__(self, i: int):
+        return self.tokenize(list(self.texts[i * self.batch_size : (i + 1) * self.batch_size]))
 
 
 def encode_texts(
-    model: EncoderModel, texts: Iterable[str], batch_size: int = 256, progress: bool = True
-) -> dict[str, np.ndarray]:
-    """Embed unique texts, batched by length; returns ``text → embedding``."""
+    model: EncoderModel, texts: Iterable[str], batch_size: int = 256, progress: bool = True,
+    workers: int = 0,
+) -> dict[str, np.ndarray]:  # fmt: skip
+    """Embed unique texts, batched by length; returns ``text → embedding``.
+
+    Workers tokenize (``model.tokenize``); the main process encodes.
+    """
     from tqdm import tqdm
 
     unique = sorted(set(texts), key=lambda t: (len(t), t))
-    out: dict[str, np.ndarray] = {}
+    gathered = _Gathered()
+    loader = _loader(_TokenBatches(unique, batch_size, model.tokenize), model, workers,
+                     batch_size=None)  # fmt: skip
     with tqdm(
         total=len(unique), desc="texts", unit="txt", disable=not progress, leave=False
     ) as bar:
-        for start in range(0, len(unique), batch_size):
+        for start, tokens in zip(range(0, len(unique), batch_size), loader, strict=True):
             chunk = unique[start : start + batch_size]
-            out.update(zip(chunk, model.encode_texts(chunk).cpu().numpy(), strict=True))
+            gathered.add(chunk, model.encode_tokens(tokens))
             bar.update(len(chunk))
-    return out
+    return gathered.drain()
 
 
 def encode_all(
@@ -207,7 +262,7 @@ def encode_all(
     timing["images_s"] = time.perf_counter() - start
     timing["images_encoded"] = float(len(new_images))
     start = time.perf_counter()
-    new_texts = encode_texts(model, todo_texts, batch_size, progress)
+    new_texts = encode_texts(model, todo_texts, batch_size, progress, workers)
     timing["texts_s"] = time.perf_counter() - start
     timing["texts_encoded"] = float(len(new_texts))
     if new_images:

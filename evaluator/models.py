@@ -71,7 +71,13 @@ class EncoderModel(ABC):
     Attributes:
         model_id: Stable identity of the weights (cache key and result records).
         spec: The spec the model was loaded from.
-        preprocess: PIL image → ``(3, H, W)`` tensor; picklable, runs in DataLoader workers.
+        preprocess: PIL image → ``(3, H, W)`` float tensor; picklable, runs in DataLoader workers.
+        loader_transform: PIL image → ``(3, H, W)`` tensor for DataLoader workers: ``preprocess``
+            without its last steps (to float, normalise) where those can run on the device
+            (:func:`crepe_datasets.evaluator.pixels.split_normalize`), else ``preprocess``.
+        pixel_norm: ``(mean, std)`` that :meth:`finish_pixels` applies on the device after
+            ``loader_transform``, or ``None`` when ``loader_transform`` is ``preprocess``.
+        tokenize: texts → token tensors on the CPU; picklable, runs in DataLoader workers.
         device: Torch device string.
         precision: ``amp``, ``fp16`` or ``fp32`` as actually used (``amp`` falls back to
             ``fp32`` on CPU).
@@ -80,6 +86,9 @@ class EncoderModel(ABC):
     model_id: str
     spec: str
     preprocess: Callable[[Any], Any]
+    loader_transform: Callable[[Any], Any]
+    pixel_norm: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+    tokenize: Callable[[list[str]], Any]
     device: str = "cpu"
     precision: str = "fp32"
 
@@ -91,6 +100,13 @@ class EncoderModel(ABC):
         if self.precision == "amp" and self.device.startswith("cuda"):
             return torch.autocast(device_type="cuda", dtype=torch.float16)
         return contextlib.nullcontext()
+
+    def finish_pixels(self, batch):
+        """A batch from ``loader_transform`` → what ``preprocess`` gives, on the device."""
+        from crepe_datasets.evaluator.pixels import normalize_on_device
+
+        batch = batch.to(self.device, non_blocking=True)
+        return batch if self.pixel_norm is None else normalize_on_device(batch, *self.pixel_norm)
 
     def encode_pixels(self, pixels):
         """Embed a preprocessed batch ``(n, 3, H, W)``; returns normalised float32 ``(n, d)``."""
@@ -107,19 +123,23 @@ class EncoderModel(ABC):
 
         return self.encode_pixels(torch.stack([self.preprocess(img) for img in images]))
 
-    def encode_texts(self, texts: Sequence[str]):
-        """Embed texts; returns normalised float32 ``(n, d)``."""
+    def encode_tokens(self, tokens):
+        """Embed the output of :attr:`tokenize`; returns normalised float32 ``(n, d)``."""
         import torch
 
         with torch.inference_mode(), self._autocast():
-            feats = self._text_features(list(texts))
+            feats = self._token_features(tokens)
         return torch.nn.functional.normalize(feats.float(), dim=-1)
+
+    def encode_texts(self, texts: Sequence[str]):
+        """Embed texts; returns normalised float32 ``(n, d)``."""
+        return self.encode_tokens(self.tokenize(list(texts)))
 
     @abstractmethod
     def _image_features(self, pixels): ...
 
     @abstractmethod
-    def _text_features(self, texts: list[str]): ...
+    def _token_features(self, tokens): ...
 
 
 def is_openai_derived(name: str, pretrained: str | None) -> bool:
