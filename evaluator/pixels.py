@@ -57,6 +57,9 @@ def normalize_on_device(batch, mean: tuple[float, ...], std: tuple[float, ...]):
     """``uint8`` ``(n, C, H, W)`` → float32, divided by 255, normalised by ``mean`` and ``std``."""
     import torch
 
-    m = torch.as_tensor(mean, dtype=torch.float32, device=batch.device).view(1, -1, 1, 1)
-    s = torch.as_tensor(std, dtype=torch.float32, device=batch.device).view(1, -1, 1, 1)
-    return batch.to(torch.float32).div(255).sub(m).div(s)
+    def on_device(values) -> torch.Tensor:
+        return torch.as_tensor(values, dtype=torch.float32, device=batch.device).view(1, -1, 1, 1)
+
+    # A tensor divisor, not the Python number 255: CUDA turns division by a host scalar into
+    # multiplication by its reciprocal, which differs from the CPU's division in the last bit.
+    return batch.to(torch.float32).div(on_device([255.0])).sub(on_device(mean)).div(on_device(std))

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 from PIL import Image
 
 from crepe_datasets.evaluator.models import load_model
 from crepe_datasets.evaluator.pixels import normalize_on_device, split_normalize
+
+DEVICES = ["cpu", *(["cuda"] if torch.cuda.is_available() else [])]
 
 
 def _textured(w: int, h: int, seed: int) -> Image.Image:
@@ -16,7 +19,8 @@ def _textured(w: int, h: int, seed: int) -> Image.Image:
     return Image.fromarray(base).resize((w, h), Image.BILINEAR)
 
 
-def test_open_clip_transform_splits_into_uint8_and_equal_normalisation(tiny_models) -> None:
+@pytest.mark.parametrize("device", DEVICES)
+def test_open_clip_transform_splits_into_uint8_and_equal_normalisation(tiny_models, device) -> None:
     model = load_model(f"open_clip:{tiny_models[0]}", device="cpu", precision="fp32")
     worker, norm = split_normalize(model.preprocess)
     assert norm is not None and model.pixel_norm == norm
@@ -25,8 +29,8 @@ def test_open_clip_transform_splits_into_uint8_and_equal_normalisation(tiny_mode
         img = _textured(w, h, seed).crop((1, 1, w - 1, h - 1)) if w > 3 else _textured(w, h, seed)
         part = worker(img)
         assert part.dtype == torch.uint8
-        finished = normalize_on_device(part.unsqueeze(0), *norm)[0]
-        assert torch.equal(finished, model.preprocess(img))
+        finished = normalize_on_device(part.unsqueeze(0).to(device), *norm)[0]
+        assert finished.device.type == device and torch.equal(finished.cpu(), model.preprocess(img))
         assert torch.equal(model.finish_pixels(part.unsqueeze(0))[0], model.preprocess(img))
 
 
