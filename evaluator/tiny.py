@@ -41,8 +41,14 @@ def _words(texts: Iterable[str]) -> list[str]:
     return sorted({w for t in texts for w in re.findall(r"\w+|[^\w\s]", t.lower())})
 
 
-def write_tiny_hf_clip(folder: str | Path, texts: Iterable[str], seed: int = 0) -> Path:
-    """A HuggingFace ``CLIPModel`` folder with a word-level tokenizer over ``texts``' words."""
+def write_tiny_hf_clip(
+    folder: str | Path, texts: Iterable[str], seed: int = 0, base: bool = False
+) -> Path:
+    """A HuggingFace ``CLIPModel`` folder with a word-level tokenizer over ``texts``' words.
+
+    ``base=True`` gives the towers of CLIP ViT-B/32 (``CLIPConfig``'s defaults: 224-pixel
+    images, 32-pixel patches, 12 + 12 layers) instead of the tiny ones, for speed benchmarks.
+    """
     import torch
     from tokenizers import Tokenizer, normalizers, pre_tokenizers, processors
     from tokenizers.models import WordLevel
@@ -63,21 +69,24 @@ def write_tiny_hf_clip(folder: str | Path, texts: Iterable[str], seed: int = 0) 
         model_max_length=77,
     )  # fmt: skip
     fast.save_pretrained(folder)
+    text = {"vocab_size": len(vocab), "max_position_embeddings": 77, "pad_token_id": 0,
+            "bos_token_id": 2, "eos_token_id": 3}  # fmt: skip
+    tiny = {
+        "hidden_size": 32,
+        "intermediate_size": 64,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+    }
+    side = 224 if base else 32
     config = CLIPConfig(
-        text_config={
-            "vocab_size": len(vocab), "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1,
-            "num_attention_heads": 2, "max_position_embeddings": 77, "pad_token_id": 0,
-            "bos_token_id": 2, "eos_token_id": 3,
-        },
-        vision_config={
-            "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1, "num_attention_heads": 2,
-            "image_size": 32, "patch_size": 8,
-        },
-        projection_dim=16,
+        text_config=text if base else {**text, **tiny},
+        vision_config={"image_size": 224, "patch_size": 32} if base
+        else {**tiny, "image_size": 32, "patch_size": 8},
+        projection_dim=512 if base else 16,
     )  # fmt: skip
     torch.manual_seed(seed)
     CLIPModel(config).save_pretrained(folder)
     CLIPImageProcessor(
-        size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32}
+        size={"shortest_edge": side}, crop_size={"height": side, "width": side}
     ).save_pretrained(folder)
     return folder

@@ -16,7 +16,8 @@ JPEG images generated for their Visual Genome ids (sized to hold every box):
 
 CPU: a tiny randomly initialised open_clip model, fp32. GPU (when ``torch.cuda.is_available()``):
 an open_clip ViT-B-32 with random weights (no download; speed does not depend on the weights;
-``--arch`` picks another architecture, on either device),
+``--arch`` picks another open_clip architecture, or ``hf-base``: a HuggingFace ``CLIPModel`` with
+ViT-B/32 towers and a word-level tokenizer, on either device),
 fp32 and AMP.
 
     .venv/bin/python scripts/bench/evaluator_speed.py [--images-per-type 60] [--complexities 4]
@@ -141,28 +142,41 @@ def pure_encode(model, pixels, texts, batch_size: int) -> tuple[float, float]:
     """Seconds of the forward passes alone: ``(images, texts)`` over the given unique inputs.
 
     ``pixels`` (every crop, preprocessed) is moved to the device beforehand; texts are tokenized
-    beforehand (open_clip's tokenizer) and moved to the device.
+    beforehand (the model's own tokenizer) and moved to the device.
     """
     import torch
 
+    def to_device(tokens):
+        if isinstance(tokens, dict):
+            return {k: v.to(model.device) for k, v in tokens.items()}
+        return tokens.to(model.device)
+
     dtype = torch.float16 if model.precision == "fp16" else torch.float32
     batches = [b.to(model.device, dtype=dtype) for b in pixels.split(batch_size)]
-    tokens = [model.tokenize(texts[s : s + batch_size]).to(model.device)
+    tokens = [to_device(model.tokenize(texts[s : s + batch_size]))
               for s in range(0, len(texts), batch_size)]  # fmt: skip
     with torch.inference_mode(), model._autocast():
-        model.model.encode_image(batches[0])  # warm-up (kernel selection)
-        model.model.encode_text(tokens[0])
+        model._image_features(batches[0])  # warm-up (kernel selection)
+        model._token_features(tokens[0])
         sync()
         start = time.perf_counter()
         for batch in batches:
-            model.model.encode_image(batch)
+            model._image_features(batch)
         sync()
         image_s = time.perf_counter() - start
         start = time.perf_counter()
         for batch in tokens:
-            model.model.encode_text(batch)
+            model._token_features(batch)
         sync()
     return image_s, time.perf_counter() - start
+
+
+def splits_of(release: Path) -> list:
+    """Every split of the sliced release, through the evaluator's own reader."""
+    from crepe_datasets.evaluator.compat import open_compat
+
+    source = open_compat(f"crepe-release:{release}", "crepe-release", str(release))
+    return [items for config in source.configs for items in source.load(config).values()]
 
 
 def main() -> None:
@@ -177,7 +191,8 @@ def main() -> None:
     parser.add_argument("--naive-samples", type=int, default=0,
                         help="time the naive loop on the first N samples only (0: all)")  # fmt: skip
     parser.add_argument("--arch", default=None,
-                        help="open_clip architecture, random weights (default: ViT-B-32 on CUDA, tiny on CPU)")  # fmt: skip
+                        help="open_clip architecture, or hf-base (a HuggingFace CLIPModel of ViT-B/32 size); random "
+                             "weights (default: ViT-B-32 on CUDA, tiny open_clip on CPU)")  # fmt: skip
     args = parser.parse_args()
 
     import numpy as np
@@ -186,7 +201,7 @@ def main() -> None:
     from crepe_datasets.evaluator.compat import open_compat
     from crepe_datasets.evaluator.models import load_model
     from crepe_datasets.evaluator.run import EvalSettings, evaluate_source
-    from crepe_datasets.evaluator.tiny import write_tiny_open_clip
+    from crepe_datasets.evaluator.tiny import write_tiny_hf_clip, write_tiny_open_clip
 
     cuda = torch.cuda.is_available()
     precisions = (args.precisions or ("fp32,amp" if cuda else "fp32")).split(",")
@@ -199,7 +214,11 @@ def main() -> None:
         write_images(tmp / "images", extent, args.workers)
         prep_s = time.perf_counter() - start
         arch = args.arch or ("ViT-B-32" if cuda else None)
-        if arch:
+        if arch == "hf-base":
+            texts = {t for s in splits_of(release) for ts in s.texts for t in ts}
+            spec = f"hf:{write_tiny_hf_clip(tmp / 'hf', texts, base=True)}"
+            name = "HuggingFace CLIPModel, ViT-B/32 towers (random weights, word-level tokenizer)"
+        elif arch:
             import open_clip
 
             ckpt = tmp / "random.pt"
@@ -210,7 +229,7 @@ def main() -> None:
             name = "tiny open_clip (random weights)"
         device = "cuda" if cuda else "cpu"
         source = open_compat(f"crepe-release:{release}", "crepe-release", str(release))
-        splits = [items for config in source.configs for items in source.load(config).values()]
+        splits = splits_of(release)
         n_samples = sum(len(s) for s in splits)
         n_texts = sum(len(t) for s in splits for t in s.texts)
         refs = sorted({r.key: r for s in splits for rs in s.images for r in rs}.values(),
