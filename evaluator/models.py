@@ -19,7 +19,8 @@ from __future__ import annotations
 import hashlib
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,18 @@ def file_digest(path: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+@contextmanager
+def _no_tf32_convolutions() -> Iterator[None]:
+    import torch
+
+    before = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = False
+    try:
+        yield
+    finally:
+        torch.backends.cudnn.allow_tf32 = before
+
+
 class EncoderModel(ABC):
     """A dual encoder: L2-normalised image and text embeddings.
 
@@ -93,13 +106,20 @@ class EncoderModel(ABC):
     precision: str = "fp32"
 
     def _autocast(self):
+        """fp16 autocast for ``amp`` on CUDA; for ``fp32`` on CUDA, convolutions in float32.
+
+        cuDNN runs float32 convolutions in TF32 by default (10-bit mantissa), which ``fp32``
+        results should not silently depend on; matrix products are already float32 by default.
+        """
         import contextlib
 
         import torch
 
-        if self.precision == "amp" and self.device.startswith("cuda"):
+        if not self.device.startswith("cuda"):
+            return contextlib.nullcontext()
+        if self.precision == "amp":
             return torch.autocast(device_type="cuda", dtype=torch.float16)
-        return contextlib.nullcontext()
+        return _no_tf32_convolutions() if self.precision == "fp32" else contextlib.nullcontext()
 
     def finish_pixels(self, batch):
         """A batch from ``loader_transform`` → what ``preprocess`` gives, on the device."""

@@ -222,6 +222,7 @@ def main() -> None:
             import open_clip
 
             ckpt = tmp / "random.pt"
+            torch.manual_seed(0)
             torch.save(open_clip.create_model(arch).state_dict(), ckpt)
             spec, name = f"open_clip:{arch}@{ckpt}", f"{arch} (random weights)"
         else:

@@ -86,3 +86,16 @@ def test_checkpoint_by_name_and_path_and_interface(tmp_path) -> None:
     assert torch.equal(texts[0], texts[2])
     with pytest.raises(CrepeInputError, match="needs a CUDA device"):
         load_model(f"open_clip:crepe-tiny-test@{ckpt}", device="cpu", precision="fp16")
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_fp32_on_cuda_runs_convolutions_without_tf32(tmp_path) -> None:
+    from crepe_datasets.evaluator.tiny import write_tiny_open_clip
+
+    model = load_model(
+        f"open_clip:{write_tiny_open_clip(tmp_path)}", device="cuda", precision="fp32"
+    )
+    before = torch.backends.cudnn.allow_tf32
+    with model._autocast():
+        assert torch.backends.cudnn.allow_tf32 is False
+    assert torch.backends.cudnn.allow_tf32 == before
