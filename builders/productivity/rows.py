@@ -133,20 +133,6 @@ def record_rows(record: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
         yield config, row
 
 
-def add_rows(
-    tables: dict[str, dict[str, list]],
-    rendered: list[RenderedItem],
-    k: int,
-    drops: DropLog,
-    min_k: int | None = None,
-) -> None:
-    """Append the rows of rendered items to ``tables[config][split]``."""
-    for r in rendered:
-        split = split_name(r.item.n)
-        for config, row in record_rows(item_record(r, k, drops, min_k)):
-            tables[config][split].append(row)
-
-
 def features(with_images: bool) -> dict[str, Any]:
     """Explicit ``datasets`` features per config (stable schemas, even for empty splits)."""
     from datasets import Features, Image, List, Value
