@@ -34,7 +34,9 @@ from typing import Any
 
 from crepe_datasets.builders.engines.base import Engine, InProcessEngine
 from crepe_datasets.builders.productivity.chunks import (
+    CHUNK_FORMAT,
     chunk_path,
+    chunk_rows,
     merge_drops,
     read_chunk,
     run_chunk,
@@ -114,6 +116,7 @@ def _chunk_folder(s: ProductivitySettings, *inputs: Path) -> Path:
     folder = cache_root("productivity-chunks") / hashlib.sha256(out.encode()).hexdigest()[:16]
     unused = ("progress", "out", "allow_failed_checks")  # settings that do not change a chunk
     key = {
+        "chunk_format": CHUNK_FORMAT,
         "inputs": [describe_input(p).to_dict() for p in inputs],
         "settings": {k: v for k, v in asdict(s).items() if k not in unused},
     }
@@ -241,10 +244,8 @@ def build_productivity(
         for path in eng.imap(run_chunk, tasks()):
             result = read_chunk(path)
             merge_drops(drops, result)
-            for config, splits in result["rows"].items():
-                for split, rows in splits.items():
-                    for row in rows:
-                        tables[config][split].append(row)
+            for config, split, row in chunk_rows(result):
+                tables[config][split].append(row)
             for split, counts in result["generated"].items():
                 generated[split].update(counts)
             refine_stats.merge_dict(result["refine"])

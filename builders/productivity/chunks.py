@@ -8,6 +8,10 @@ entailed ones, refine the choice of negatives, and assemble the rows — on any 
 ``parse-corpus`` parses its shards. Each worker builds its caption writers, NLI filter and
 rankers once (:func:`worker_state`) and keeps them for the chunks that follow.
 
+A chunk result holds its rows as compact item records
+(:func:`crepe_datasets.builders.productivity.rows.item_record`: each base row and negative once,
+not once per config), which the parent expands with :func:`chunk_rows`.
+
 Resuming: each finished chunk's result is written atomically as ``chunk-NNNNNN.json.gz`` into
 the run's chunk folder (beside ``run.json``, the input checksums and settings); a restarted
 build with the same inputs and settings reads those instead of recomputing them. The result of
@@ -34,10 +38,14 @@ from crepe_datasets.builders.productivity.items import (
     sample_items,
 )
 from crepe_datasets.builders.productivity.refine import RefineStats, default_scorers, refine
-from crepe_datasets.builders.productivity.rows import CONFIG_NAMES, add_rows, split_name
+from crepe_datasets.builders.productivity.rows import item_record, record_rows, split_name
 from crepe_datasets.builders.productivity.sampler import MIN_N
 from crepe_datasets.scenegraph.provenance import DropLog, atomic_path
 from crepe_datasets.scenegraph.types import SceneGraph
+
+# The layout of a chunk result; part of a run's key (``run.json``), so a resumed build never
+# reads chunks written in another layout. 2: rows as compact item records (:func:`item_record`).
+CHUNK_FORMAT = 2
 
 _STATE: dict[str, dict[str, Any]] = {}
 
@@ -161,13 +169,9 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
     generated: dict[str, Counter] = defaultdict(Counter)
     for r in rendered:
         generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)
-    tables: dict[str, dict[str, list]] = {
-        c: {split_name(n): [] for n in complexities} for c in CONFIG_NAMES
-    }
-    add_rows(tables, rendered, k, drops, s.min_negatives)
     return {
         "images": len(records),
-        "rows": tables,
+        "items": [item_record(r, k, drops, s.min_negatives) for r in rendered],
         "generated": {sp: dict(c) for sp, c in generated.items()},
         "refine": stats.to_dict(),
         "drops": drops.to_dict(),
@@ -198,6 +202,15 @@ def read_chunk(path: str | Path) -> dict[str, Any]:
     """A chunk result written by :func:`run_chunk`."""
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def chunk_rows(result: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """``(config, split, row)`` of every row of a chunk result, in the build's order (item by
+    item: ``raw``, then each hard-negative config the item enters)."""
+    for record in result["items"]:
+        split = split_name(record["row"]["n"])
+        for config, row in record_rows(record):
+            yield config, split, row
 
 
 def merge_drops(log: DropLog, result: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ counts (e.g. 2,510 HN-NEG for 1,508 ground truths at n = 4) show it kept smaller
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from crepe_datasets.builders.productivity.items import RenderedItem
@@ -71,35 +71,6 @@ def base_row(r: RenderedItem) -> dict[str, Any]:
     }
 
 
-def hn_row(
-    r: RenderedItem,
-    types: Sequence[str],
-    k: int,
-    min_k: int | None = None,
-    base: dict[str, Any] | None = None,
-    by_type: dict[str, list] | None = None,
-) -> dict[str, Any] | None:
-    """The row of one hard-negative config: up to ``k`` negatives per type, ``None`` when a
-    type has fewer than ``min_k`` (default ``k``: fixed-size retrieval sets). ``base``: the
-    item's :func:`base_row`, when already made (it is copied, not changed); ``by_type``: its
-    first ``k`` negatives per type, when already split."""
-    need = k if min_k is None else min_k
-    if by_type is None:
-        by_type = first_per_type(r, k)
-    chosen = []
-    for t in types:
-        of_type = by_type.get(t, [])
-        if len(of_type) < need:
-            return None
-        chosen += of_type
-    row = dict(base) if base is not None else base_row(r)
-    row["hard_negatives"] = [neg.text for neg in chosen]
-    row["negative_types"] = [neg.type for neg in chosen]
-    row["negative_rules"] = [neg.rule for neg in chosen]
-    row["negative_subgraphs"] = [neg.graph for neg in chosen]
-    return row
-
-
 def first_per_type(r: RenderedItem, k: int) -> dict[str, list]:
     """The item's first ``k`` negatives of each type, in order."""
     by_type: dict[str, list] = {}
@@ -110,30 +81,56 @@ def first_per_type(r: RenderedItem, k: int) -> dict[str, list]:
     return by_type
 
 
-def add_rows(
-    tables: dict[str, dict[str, list]],
-    rendered: list[RenderedItem],
-    k: int,
-    drops: DropLog,
-    min_k: int | None = None,
-) -> None:
-    """Append the rows of rendered items to ``tables[config][split]``."""
+def item_record(
+    r: RenderedItem, k: int, drops: DropLog, min_k: int | None = None
+) -> dict[str, Any]:
+    """The rows of one rendered item in compact form, as a chunk result holds them.
+
+    A hard-negative config repeats the item's base row and its negatives (``hn_all`` holds
+    those of the three single-type configs again), so a chunk's rows took about five times the
+    bytes of what they say; this keeps the base row once (``row``), each type's first ``k``
+    negatives that a config of the item uses once (``negatives``: ``[text, rule, graph]``), and
+    the configs the item enters (``configs``, in :data:`CONFIG_NAMES` order). A config it does
+    not enter (a type with fewer than ``min_k``, default ``k``, negatives) is counted under
+    stage ``productivity_configs``. :func:`record_rows` gives the rows back.
+    """
     need = k if min_k is None else min_k
-    for r in rendered:
-        split = split_name(r.item.n)
-        base = base_row(r)
-        tables["raw"][split].append(base)
-        by_type = first_per_type(r, k)
-        for config, types in HN_CONFIGS.items():
-            row = hn_row(r, types, k, need, base, by_type)
-            if row is None:
-                drops.drop(
-                    "productivity_configs",
-                    f"{config}_fewer_than_{need}_negatives",
-                    f"image {r.item.image_id} n={r.item.n}",
-                )
-            else:
-                tables[config][split].append(row)
+    by_type = first_per_type(r, k)
+    configs, used = ["raw"], set()
+    for config, types in HN_CONFIGS.items():
+        if all(len(by_type.get(t, ())) >= need for t in types):
+            configs.append(config)
+            used.update(types)
+        else:
+            drops.drop(
+                "productivity_configs",
+                f"{config}_fewer_than_{need}_negatives",
+                f"image {r.item.image_id} n={r.item.n}",
+            )
+    negatives = {
+        t: [[neg.text, neg.rule, neg.graph] for neg in by_type[t]]
+        for t in NEGATIVE_TYPES
+        if t in used
+    }
+    return {"row": base_row(r), "configs": configs, "negatives": negatives}
+
+
+def record_rows(record: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(config, row)`` for each config of an :func:`item_record`, in its order: the ``raw``
+    row is the base row; a hard-negative row adds ``hard_negatives``, ``negative_types``,
+    ``negative_rules`` and ``negative_subgraphs`` (the negatives of its types, in order)."""
+    base, negatives = record["row"], record["negatives"]
+    for config in record["configs"]:
+        if config == "raw":
+            yield config, base
+            continue
+        chosen = [(t, neg) for t in HN_CONFIGS[config] for neg in negatives[t]]
+        row = dict(base)
+        row["hard_negatives"] = [neg[0] for _, neg in chosen]
+        row["negative_types"] = [t for t, _ in chosen]
+        row["negative_rules"] = [neg[1] for _, neg in chosen]
+        row["negative_subgraphs"] = [neg[2] for _, neg in chosen]
+        yield config, row
 
 
 def features(with_images: bool) -> dict[str, Any]:

@@ -113,6 +113,10 @@ class GraphIndex:
             return search(0)
         except _TooManySteps:
             return True
+        finally:
+            # ``search`` refers to itself: without this, every call left a reference cycle
+            # (closures, this index and its image graph) for the cyclic collector to find
+            search = None  # type: ignore[assignment]
 
     def _arc_consistent(
         self, candidates: dict[int, list[int]], rels: list[tuple[int, str, int]]

@@ -74,7 +74,11 @@ def _pipeline(graphs, stage: str, spool: Path | None = None) -> int:
     (:func:`crepe_datasets.builders.productivity.chunks.process_chunk`: clean, walks, negatives
     with plausible foils, template captions, refinement, rows) on chunks of 64 images.
     """
-    from crepe_datasets.builders.productivity.chunks import process_chunk, worker_state
+    from crepe_datasets.builders.productivity.chunks import (
+        chunk_rows,
+        process_chunk,
+        worker_state,
+    )
     from crepe_datasets.builders.productivity.items import sample_items
     from crepe_datasets.builders.productivity.regions import (
         PatchDeduplicator,
@@ -99,11 +103,9 @@ def _pipeline(graphs, stage: str, spool: Path | None = None) -> int:
 
     def flush() -> None:
         result = process_chunk(s, [(g.to_dict(), f) for g, f in chunk])
-        for config, splits in result["rows"].items():
-            for split, rows in splits.items():
-                for row in rows:
-                    if tables is not None:
-                        tables[config][split].append(row)
+        for config, split, row in chunk_rows(result):
+            if tables is not None:
+                tables[config][split].append(row)
         chunk.clear()
 
     for g, image_file in graphs:

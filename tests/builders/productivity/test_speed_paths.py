@@ -240,3 +240,77 @@ def test_broken_reason_fast_form_agrees_on_real_texts_and_every_rule():
                     assert reason == plain_broken_reason(variant)
                     reasons.add(reason)
     assert reasons == {None, "doubled_article", "repeated_word", "wrong_article"}
+
+
+def _plain_rows(rendered, k, min_k, drops):
+    """Rows per (config, split) as ``add_rows`` wrote them before compact item records: the
+    base row, then one full row per hard-negative config with enough negatives of its types."""
+    from crepe_datasets.builders.productivity.rows import (
+        HN_CONFIGS,
+        base_row,
+        first_per_type,
+        split_name,
+    )
+
+    out = []
+    for r in rendered:
+        base = base_row(r)
+        out.append(("raw", split_name(r.item.n), base))
+        by_type = first_per_type(r, k)
+        for config, types in HN_CONFIGS.items():
+            if any(len(by_type.get(t, [])) < min_k for t in types):
+                drops.drop("productivity_configs", f"{config}_fewer_than_{min_k}_negatives")
+                continue
+            chosen = [neg for t in types for neg in by_type[t]]
+            row = dict(base)
+            row["hard_negatives"] = [neg.text for neg in chosen]
+            row["negative_types"] = [neg.type for neg in chosen]
+            row["negative_rules"] = [neg.rule for neg in chosen]
+            row["negative_subgraphs"] = [neg.graph for neg in chosen]
+            out.append((config, split_name(r.item.n), row))
+    return out
+
+
+def test_compact_chunk_records_give_back_every_row():
+    """A chunk result's item records (read back through JSON, as the parent reads them) expand
+    to the same rows, in the same order, with the same config drops, for full and smaller sets."""
+    import json
+
+    from crepe_datasets.builders.productivity.chunks import chunk_rows
+    from crepe_datasets.builders.productivity.items import render_items
+    from crepe_datasets.builders.productivity.refine import RefineStats, refine
+    from crepe_datasets.builders.productivity.rows import item_record
+    from crepe_datasets.generators.captions.template import TemplateCaptionWriter
+
+    items = []
+    for g in _real_graphs(60, 80):
+        items += sample_items(g, "x.jpg", range(4, 13), 3, 2, 12, lambda n: "template", DropLog())
+    rendered = render_items(items, {"template": TemplateCaptionWriter()}, DropLog())
+    refine(rendered, [lambda t: len(t), lambda t: -t.count("a")], 5, RefineStats())
+    for min_k in (5, 1):
+        plain_drops, drops = DropLog(), DropLog()
+        expected = _plain_rows(rendered, 5, min_k, plain_drops)
+        result = {"items": [item_record(r, 5, drops, min_k) for r in rendered]}
+        got = list(chunk_rows(json.loads(json.dumps(result))))
+        assert [list(x) for x in got] == json.loads(json.dumps(expected))
+        assert [list(row) for _, _, row in got] == [list(row) for _, _, row in expected]
+        assert drops.to_dict() == plain_drops.to_dict()
+        assert {c for c, _, _ in got} == {"raw", "hn_atom", "hn_swap", "hn_negate", "hn_all"}
+
+
+def test_graph_check_leaves_no_reference_cycles():
+    """``GraphIndex.holds`` (run on every candidate) leaves nothing for the cyclic collector,
+    which would otherwise keep each image's index alive until the end of its chunk."""
+    from crepe_datasets.generators.negatives.graphs import GraphIndex
+
+    checked = 0
+    with paused_gc():
+        gc.collect()
+        for g in _real_graphs(0, 10):
+            index = GraphIndex(g)
+            items = sample_items(g, "x.jpg", range(4, 13), 0, 2, 12, lambda n: "t", DropLog())
+            for item in items:
+                assert index.holds(item.graph)
+                checked += 1 + sum(index.holds(c.graph) for c in item.candidates)
+        assert checked > 100
+        assert gc.collect() == 0
