@@ -12,6 +12,10 @@ visual change. spaCy's parser (``en_core_web_sm``) decides, never a list of VG w
   keeps its compound nouns ("wall sign is blue" → "wall sign"). A word counts as a noun when
   spaCy tags it one or when WordNet's noun sense of it is at least as frequent as its verb
   sense ("painting"; not "see"). Names the parser cannot resolve are left as they are.
+* :func:`head_synset` — the phrase's Visual Genome synset stays with its head only when the
+  head names it ("glasses on table", ``spectacles.n.01``); "calm tidal wave on ocean" with
+  ``ocean.n.01`` becomes "wave" without a synset (its foils then come from the head's own
+  sense, not from the ocean's).
 * :func:`prepositional_attribute` — an attribute of two or more words that starts with a
   preposition and holds a noun, determiner or pronoun ("in photo", "on the side", "for
   listening"): a place or purpose, not a property of the object. "off white" stays.
@@ -89,3 +93,19 @@ def prepositional_attribute(attribute: str) -> bool:
         return False
     doc = _nlp()(attribute)
     return doc[0].pos_ == "ADP" and any(t.pos_ in NOUNS | {"DET", "PRON", "VERB"} for t in doc[1:])
+
+
+def head_synset(head: str, synset: str | None) -> str | None:
+    """``synset`` when ``head`` is one of its lemmas (through WordNet's morphology), else None."""
+    if not synset:
+        return None
+    from crepe_datasets.scenegraph.resources import wordnet
+
+    try:
+        return (
+            synset
+            if wordnet().synset(synset) in wordnet().synsets(head.replace(" ", "_"), "n")
+            else None
+        )
+    except Exception:
+        return None

@@ -8,13 +8,13 @@ everyday sense is another kind of thing ("tree" → banana, whose WordNet plant 
 are equally frequent). The rules, each a property of WordNet or of word frequencies, not of
 particular words:
 
-* **The original's sense** (:func:`object_sense`): the annotated Visual Genome synset, else the
-  name's WordNet noun senses in order; the first one in a lexicographer file of tangible things
-  (:data:`OBJECT_LEXFILES`: artifacts, animals, plants, foods, body parts, people, natural
-  objects) is used. A fallback sense must have the name as its first lemma (WordNet's head
-  word for the concept): "seat" skips *seat.n.01* (noun.location) and *buttocks.n.01* (head
-  word "buttocks") and takes *seat.n.03*, furniture for sitting on. Places, substances,
-  phenomena, groups and abstractions get no co-hyponym foils.
+* **The original's sense** (:func:`object_sense`): the annotated Visual Genome synset when it
+  is in a lexicographer file of tangible things (:data:`OBJECT_LEXFILES`: artifacts, animals,
+  plants, foods, body parts, people, natural objects); an annotated sense of another kind
+  gives no co-hyponym foils ("seat" annotated as a place reserved for sitting, "shadow" as a
+  state, "glass" as the substance: their other senses are other things — a follower for
+  "shadow" — so no other sense is guessed). An unannotated name takes its first tangible noun
+  sense whose head word (first lemma) it is, else its first tangible one.
 * **A close enough ancestor** (:func:`foil_pool`): co-hyponyms are the grandchildren of the
   grand-hypernym, unless more than :data:`MAX_SUBTREE` synsets lie below the grand-hypernym
   (counted along each path); then they are the siblings under the parent (when the parent is
@@ -22,10 +22,12 @@ particular words:
   siblings of building: porch, bridge, tower …) and *adult*, and cuts *artifact*,
   *instrumentality*, *person* and *organism*. :data:`MAX_SUBTREE` = 2,000 was chosen on the
   295 most captioned Visual Genome object names of the synset table of all of Visual Genome
-  that do not occur in the evaluation images (``images_1-100``), with the share of foils whose
-  Wu-Palmer similarity to every sense of the original is below 0.7: 500 → 4.7% (342 foils),
-  1,000 → 4.7% (446), 2,000 → 4.1% (516), 3,000 → 6.0% (565), no limit → 12.4% (783); the old
-  rule (grand-hypernym always) gave 13.6% and 5.7% of another lexicographer file.
+  that do not occur in the evaluation images (``images_1-100``), as the limit with the
+  smallest share of foils whose Wu-Palmer similarity to every sense of the original is below
+  0.7 (limit: share, foils): 500: 4.5%, 447; 1,000: 4.5%, 605; 1,500: 4.3%, 625; 2,000:
+  4.0%, 676; 3,000: 5.5%, 760; no limit (the rule before): 12.3%, 1,086. (Below 0.75 the
+  share is flat from 500 to 1,500, about 6%, and 7.5% at 2,000: a stricter reading would
+  take 1,500, which leaves "building", whose parent *structure* is broad too, without foils.)
 * **The foil's sense** (:func:`foil_sense_ok`): in the same lexicographer file as the
   original's sense; the foil is the synset's head word (its first lemma); and the sense is
   the word's *dominant* noun sense — its most frequent sense, with a SemCor count strictly
@@ -73,8 +75,8 @@ def object_sense(name: str, synset: str | None = None):
             annotated = wn.synset(synset)
         except Exception:
             annotated = None
-        if annotated is not None and annotated.lexname() in OBJECT_LEXFILES:
-            return annotated
+        if annotated is not None:
+            return annotated if annotated.lexname() in OBJECT_LEXFILES else None
     found = [
         s for s in wn.synsets(name.replace(" ", "_"), pos="n") if s.lexname() in OBJECT_LEXFILES
     ]

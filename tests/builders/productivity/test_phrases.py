@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 
 from crepe_datasets.builders.productivity.clean import STAGE, clean_graph
-from crepe_datasets.builders.productivity.phrases import head_name, prepositional_attribute
+from crepe_datasets.builders.productivity.phrases import (
+    head_name,
+    head_synset,
+    prepositional_attribute,
+)
 from crepe_datasets.scenegraph.provenance import DropLog
 from tests.conftest import require_shared
 
@@ -21,6 +25,11 @@ def test_head_of_phrase_names():
     assert head_name("wall sign is blue") == "wall sign"
     for kept in ("trash can", "parking meter", "stop sign", "tennis racket", "man"):
         assert head_name(kept) == kept
+
+
+def test_synset_stays_only_with_a_head_that_names_it():
+    assert head_synset("glasses", "spectacles.n.01") == "spectacles.n.01"
+    assert head_synset("wave", "ocean.n.01") is None and head_synset("man", None) is None
 
 
 def test_prepositional_attributes():

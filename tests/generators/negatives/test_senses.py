@@ -22,12 +22,18 @@ pytestmark = pytest.mark.slow  # WordNet
 
 
 def test_original_sense_is_a_tangible_one():
-    """VG annotates "seat" as a place reserved for sitting and "glass" as the substance: the
-    foils come from the furniture and the drinking glass."""
-    assert object_sense("seat", "seat.n.01").name() == "seat.n.03"
-    assert object_sense("glass", "glass.n.01").name() == "glass.n.02"
-    assert object_sense("sign", "sign.n.02").lexname() == "noun.artifact"
+    """VG annotates "seat" as a place reserved for sitting and "shadow" as a state: no sense is
+    guessed for them (shadow's first tangible sense is a follower); an unannotated name takes
+    its first tangible sense that it heads."""
+    assert (
+        object_sense("seat", "seat.n.01") is None and object_sense("shadow", "shadow.n.01") is None
+    )
+    assert (
+        object_sense("seat").name() == "seat.n.03" and object_sense("glass").name() == "glass.n.02"
+    )
+    assert object_sense("dog", "dog.n.01").name() == "dog.n.01"
     assert object_sense("sky") is not None and object_sense("crowd") is None
+    assert object_foils("shadow", "shadow.n.01") == ()
 
 
 def test_broad_grand_hypernyms_give_siblings():
