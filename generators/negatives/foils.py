@@ -12,16 +12,19 @@ Choices the papers leave open, written down:
   noun senses descends from ``color.n.01`` ("white": its first sense is a person, its second the
   colour). Other attributes' noun senses are unrelated to the adjective, so their co-hyponyms are
   not used.
-* **Objects**: co-hyponyms of the object's Visual Genome synset when annotated ("sign.n.02",
-  a signboard), else of the name's most frequent noun sense ("dog" → cat, fox, …); then noun
-  antonyms.
+* **Objects**: co-hyponyms of the object's tangible sense (its Visual Genome synset when that
+  is an artifact, animal, plant, food, body part, person or natural object; an unannotated
+  name's first such sense) under a close enough ancestor, each in its dominant sense and of the
+  object's kind, no mass noun for a count noun — the rules and their thresholds are in
+  :mod:`crepe_datasets.generators.negatives.senses` ("building" → porch, bridge, tower; not
+  system, equipment); then noun antonyms.
 * **Relationships**: a hand-written table of spatial opposites (``data/relation_foils.json``,
   "on" → "under"), then WordNet verb antonyms of the predicate's verb, re-inflected.
-* **Plausibility**: the paper ranks foils with a masked LM (BERT). We rank co-hyponyms by the
-  SemCor frequency of the foil's most frequent sense and keep a co-hyponym only when *that*
-  sense is itself a grandchild of the word's grand-hypernym (this removes rare senses such as
-  "head" as a co-hyponym of "boy"); at most :data:`TOP_K` co-hyponyms are kept. Foils are single
-  lower-case words without digits, or phrases from the relation table.
+* **Plausibility**: the paper ranks foils with a masked LM (BERT). Here the co-hyponyms that
+  pass the rules above are ranked by their count in the caption corpus (below) and at most
+  :data:`TOP_K` are kept; the generators then order them by plausibility in context
+  (:mod:`crepe_datasets.generators.negatives.plausible`). Foils are single lower-case words
+  without digits, or phrases from the relation table.
 * **Synonyms are never foils**: a word sharing a synset with the original is removed.
 * **Words of image captions only**: an object or attribute foil must occur at least
   :data:`MIN_CAPTION_COUNT` times in a caption corpus (the word counts the plausibility ranker
