@@ -29,10 +29,11 @@ particular words:
   share is flat from 500 to 1,500, about 6%, and 7.5% at 2,000: a stricter reading would
   take 1,500, which leaves "building", whose parent *structure* is broad too, without foils.)
 * **The foil's sense** (:func:`foil_sense_ok`): in the same lexicographer file as the
-  original's sense; the foil is the synset's head word (its first lemma); and the sense is
-  the word's *dominant* noun sense — its most frequent sense, with a SemCor count strictly
-  greater than that of any of its senses in another lexicographer file ("banana": plant 1,
-  fruit 1 → not a plant foil; "bush": shrub 5, wilderness 2 → a plant foil).
+  original's sense, and the word's *dominant* noun sense — its most frequent sense, with a
+  SemCor count strictly greater than that of any of its senses in another lexicographer file
+  ("banana": plant 1, fruit 1 → not a plant foil; "bush": shrub 5, wilderness 2 → a plant
+  foil) and at least that of its most frequent verb, adjective or adverb sense ("local": a
+  local train 2, the adjective 47 → no foil).
 * **Count nouns for count nouns** (:func:`is_mass`): a word is a mass noun when its plural
   is written less than :data:`MASS_RATIO` times as often as its singular (``wordfreq``; for a
   word that lemminflect gives as its own plural, the regular plural in "-s"): equipment 0.010,
