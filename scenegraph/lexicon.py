@@ -217,3 +217,28 @@ def is_plural_name(name: str) -> bool:
     if lemmas and last not in lemmas:
         return True
     return last.endswith("s") and getInflection(last, tag="NNS") == (last,)
+
+
+#: Leading verbs that change with the subject's number: singular form -> plural form.
+NUMBER_VERBS = {"is": "are", "was": "were", "has": "have"}
+SINGULAR_VERBS = {plural: singular for singular, plural in NUMBER_VERBS.items()}
+
+
+@functools.lru_cache(maxsize=200_000)
+def agree_predicate(predicate: str, subject: str) -> str:
+    """The predicate with its leading verb in the subject's number ("are on" → "is on" for
+    "paper"; "holds" → "hold" for "people"). Shared by the productivity cleaning step and the
+    caption edits of negatives (:mod:`crepe_datasets.generators.negatives.surface`)."""
+    first, _, rest = predicate.partition(" ")
+    plural = is_plural_name(subject)
+    if plural and first in NUMBER_VERBS:
+        first = NUMBER_VERBS[first]
+    elif not plural and first in SINGULAR_VERBS:
+        first = SINGULAR_VERBS[first]
+    elif plural and first.endswith("s") and first.isalpha():
+        from lemminflect import getInflection
+
+        lemma = lemmatize_verb(first)
+        if lemma != first and first in getInflection(lemma, tag="VBZ"):
+            first = lemma
+    return " ".join(x for x in (first, rest) if x)

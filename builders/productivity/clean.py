@@ -6,7 +6,10 @@ new text, a *drop* removes it.
 Objects (names are lemmatised first, :func:`crepe_datasets.scenegraph.lexicon.normalize_object`):
 
 * repairs ``object_name_transliterated`` (non-ASCII letters), ``object_name_article_removed``
-  ("a chair" → "chair"), ``object_name_repeated_word`` ("leg leg" → "leg");
+  ("a chair" → "chair"), ``object_name_repeated_word`` ("leg leg" → "leg"),
+  ``object_name_phrase_to_head`` ("glasses on table" → "glasses", "chair is black" → "chair";
+  :func:`crepe_datasets.builders.productivity.phrases.head_name`; the synset stays only when
+  the head names it);
 * drops ``object_name_empty`` (nothing left) and ``object_name_function_word`` (only
   function words: "an", "this"); their relationships go too, counted as
   ``relationship_object_dropped``.
@@ -18,7 +21,9 @@ Attributes (per object):
 * drops ``attribute_empty``, ``attribute_repeats_object_name`` ("yellow" on "yellow wall",
   "license" on "license plate"), ``attribute_function_word`` ("on", "behind"),
   ``attribute_verb`` ("see", "hold"), ``attribute_synonym_merged`` (the second of "gray",
-  "grey" on one object) — see :mod:`crepe_datasets.builders.productivity.words`.
+  "grey" on one object) — see :mod:`crepe_datasets.builders.productivity.words` —, and
+  ``attribute_prepositional_phrase`` ("in photo", "on the side";
+  :func:`crepe_datasets.builders.productivity.phrases.prepositional_attribute`).
 
 Relationships:
 
@@ -32,6 +37,11 @@ Relationships:
 
 from __future__ import annotations
 
+from crepe_datasets.builders.productivity.phrases import (
+    head_name,
+    head_synset,
+    prepositional_attribute,
+)
 from crepe_datasets.builders.productivity.words import (
     ARTICLES,
     agree_predicate,
@@ -75,6 +85,8 @@ def _attribute_reason(attribute: str, name_words: set[str]) -> str | None:
         return "attribute_function_word"
     if len(words) == 1 and verb_attribute(attribute):
         return "attribute_verb"
+    if prepositional_attribute(attribute):
+        return "attribute_prepositional_phrase"
     return None
 
 
@@ -100,6 +112,10 @@ def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
     objects: list[SGObject] = []
     for o in g.objects:
         name = clean_phrase(normalize_object(o.name), "object_name", drops)
+        head, synset = head_name(name), o.synset
+        if head != name:
+            drops.repair(STAGE, "object_name_phrase_to_head")
+            name, synset = normalize_object(head), head_synset(head, o.synset)
         if not name:
             drops.drop(STAGE, "object_name_empty", f"{where} object {o.id}")
             continue
@@ -107,7 +123,7 @@ def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
             drops.drop(STAGE, "object_name_function_word", f"{where} object {o.id}: {name!r}")
             continue
         attrs = clean_attributes(name, o.attributes, drops, where)
-        objects.append(SGObject(o.id, name, attrs, o.box, o.synset))
+        objects.append(SGObject(o.id, name, attrs, o.box, synset))
     by_id = {o.id: o for o in objects}
     ids = set(by_id)
     rels: list[Relationship] = []

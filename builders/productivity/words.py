@@ -34,7 +34,12 @@ import functools
 import unicodedata
 
 from crepe_datasets.generators.negatives.foils import first_senses
-from crepe_datasets.scenegraph.lexicon import is_plural_name, lemmatize_verb
+from crepe_datasets.scenegraph.lexicon import (  # noqa: F401 (agree_predicate: re-exported)
+    NUMBER_VERBS,
+    SINGULAR_VERBS,
+    agree_predicate,
+    lemmatize_verb,
+)
 
 ARTICLES = frozenset({"a", "an", "the"})
 CACHE = 200_000
@@ -108,30 +113,6 @@ def inflect_predicate(predicate: str) -> str:
     if not forms:
         return predicate
     return " ".join(x for x in (forms[0], rest) if x)
-
-
-#: Leading verbs that change with the subject's number: singular form -> plural form.
-NUMBER_VERBS = {"is": "are", "was": "were", "has": "have"}
-SINGULAR_VERBS = {plural: singular for singular, plural in NUMBER_VERBS.items()}
-
-
-@functools.lru_cache(maxsize=CACHE)
-def agree_predicate(predicate: str, subject: str) -> str:
-    """The predicate with its leading verb in the subject's number ("are on" → "is on" for
-    "paper"; "holds" → "hold" for "people")."""
-    first, _, rest = predicate.partition(" ")
-    plural = is_plural_name(subject)
-    if plural and first in NUMBER_VERBS:
-        first = NUMBER_VERBS[first]
-    elif not plural and first in SINGULAR_VERBS:
-        first = SINGULAR_VERBS[first]
-    elif plural and first.endswith("s") and first.isalpha():
-        from lemminflect import getInflection
-
-        lemma = lemmatize_verb(first)
-        if lemma != first and first in getInflection(lemma, tag="VBZ"):
-            first = lemma
-    return " ".join(x for x in (first, rest) if x)
 
 
 @functools.lru_cache(maxsize=CACHE)

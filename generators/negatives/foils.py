@@ -12,16 +12,19 @@ Choices the papers leave open, written down:
   noun senses descends from ``color.n.01`` ("white": its first sense is a person, its second the
   colour). Other attributes' noun senses are unrelated to the adjective, so their co-hyponyms are
   not used.
-* **Objects**: co-hyponyms of the object's Visual Genome synset when annotated ("sign.n.02",
-  a signboard), else of the name's most frequent noun sense ("dog" → cat, fox, …); then noun
-  antonyms.
+* **Objects**: co-hyponyms of the object's tangible sense (its Visual Genome synset when that
+  is an artifact, animal, plant, food, body part, person or natural object; an unannotated
+  name's first such sense) under a close enough ancestor, each in its dominant sense and of the
+  object's kind, no mass noun for a count noun — the rules and their thresholds are in
+  :mod:`crepe_datasets.generators.negatives.senses` ("building" → porch, bridge, tower; not
+  system, equipment); then noun antonyms.
 * **Relationships**: a hand-written table of spatial opposites (``data/relation_foils.json``,
   "on" → "under"), then WordNet verb antonyms of the predicate's verb, re-inflected.
-* **Plausibility**: the paper ranks foils with a masked LM (BERT). We rank co-hyponyms by the
-  SemCor frequency of the foil's most frequent sense and keep a co-hyponym only when *that*
-  sense is itself a grandchild of the word's grand-hypernym (this removes rare senses such as
-  "head" as a co-hyponym of "boy"); at most :data:`TOP_K` co-hyponyms are kept. Foils are single
-  lower-case words without digits, or phrases from the relation table.
+* **Plausibility**: the paper ranks foils with a masked LM (BERT). Here the co-hyponyms that
+  pass the rules above are ranked by their count in the caption corpus (below) and at most
+  :data:`TOP_K` are kept; the generators then order them by plausibility in context
+  (:mod:`crepe_datasets.generators.negatives.plausible`). Foils are single lower-case words
+  without digits, or phrases from the relation table.
 * **Synonyms are never foils**: a word sharing a synset with the original is removed.
 * **Words of image captions only**: an object or attribute foil must occur at least
   :data:`MIN_CAPTION_COUNT` times in a caption corpus (the word counts the plausibility ranker
@@ -37,7 +40,14 @@ import functools
 import json
 from pathlib import Path
 
-from crepe_datasets.scenegraph.lexicon import antonyms, cohyponyms, lemmatize_verb
+from crepe_datasets.generators.negatives.senses import (
+    foil_pool,
+    foil_sense_ok,
+    index_sense,
+    is_mass,
+    object_sense,
+)
+from crepe_datasets.scenegraph.lexicon import antonyms, lemmatize_verb
 from crepe_datasets.scenegraph.resources import wordnet
 
 TOP_K = 10
@@ -102,64 +112,48 @@ def first_senses() -> dict[tuple[str, str], tuple[int, int]]:
     faster than asking NLTK for every candidate's synsets and lemma counts.
     """
     out: dict[tuple[str, str], tuple[int, int]] = {}
-    with wordnet().open("index.sense") as handle:
-        for line in handle:
-            key, offset, sense_number, count = line.split()
-            if sense_number != "1":
-                continue
-            lemma, _, rest = key.partition("%")
-            out.setdefault((lemma.replace("_", " "), _SS_TYPE[rest[0]]), (int(offset), int(count)))
+    for lemma, ss_type, _, offset, number, count in index_sense():
+        if number == 1:
+            out.setdefault((lemma.replace("_", " "), _SS_TYPE[ss_type]), (offset, count))
     return out
 
 
-def _first_sense(word: str, pos: str):
-    found = wordnet().synsets(word.replace(" ", "_"), pos=pos)
-    return found[0] if found else None
-
-
-def _grandchildren(sense) -> set[int]:
-    return {
-        gc.offset()
-        for p in sense.hypernyms()
-        for g in p.hypernyms()
-        for c in g.hyponyms()
-        for gc in c.hyponyms()
-    }
-
-
-def _rank(candidates, grandchildren: set[int], pos: str) -> tuple[str, ...]:
-    senses = first_senses()
-    scored = set()
-    for foil in candidates:
-        first = senses.get((foil, pos)) if _plain(foil) else None
-        if first is not None and first[0] in grandchildren:
-            scored.add((-first[1], foil))
-    return tuple(f for _, f in sorted(scored)[:TOP_K])
+def _rank(words) -> tuple[str, ...]:
+    """The :data:`TOP_K` words most frequent in the caption corpus (:func:`in_captions`)."""
+    counts = _caption_counts()
+    return tuple(w for _, w in sorted((-counts.get(w, 0), w) for w in words)[:TOP_K])
 
 
 @functools.lru_cache(maxsize=100_000)
-def ranked_cohyponyms(word: str, pos: str = "n") -> tuple[str, ...]:
-    """Co-hyponyms whose most frequent sense shares the word's grand-hypernym, most common first."""
-    sense = _first_sense(word, pos)
+def ranked_cohyponyms(word: str, synset: str | None = None) -> tuple[str, ...]:
+    """Co-hyponyms of the object's sense (:func:`.senses.object_sense`) under a close enough
+    ancestor, each the head word and dominant sense of its synset, of the original's
+    lexicographer file and countability; most common first (see :mod:`.senses`)."""
+    sense = object_sense(word, synset)
     if sense is None:
         return ()
-    return _rank(cohyponyms(word, pos), _grandchildren(sense), pos)
+    mass, counts = is_mass(word), first_senses()
+    out = set()
+    for other in foil_pool(sense):
+        for lemma in other.lemma_names():
+            foil = lemma.lower()
+            if not _plain(foil) or foil in out or not in_captions(foil):
+                continue
+            other_pos = max(counts.get((foil, p), (0, -1))[1] for p in "var")
+            if foil_sense_ok(foil, other, sense.lexname(), other_pos) and (
+                mass or not is_mass(foil)
+            ):
+                out.add(foil)
+    return _rank(out)
 
 
-@functools.lru_cache(maxsize=100_000)
 def synset_cohyponyms(synset_name: str) -> tuple[str, ...]:
-    """Like :func:`ranked_cohyponyms`, from an annotated synset ("sign.n.02") instead of sense 1."""
+    """Like :func:`ranked_cohyponyms`, from an annotated synset ("sign.n.02") alone."""
     try:
-        sense = wordnet().synset(synset_name)
+        name = wordnet().synset(synset_name).lemmas()[0].name().replace("_", " ").lower()
     except Exception:
         return ()
-    grandchildren = _grandchildren(sense)
-    names = {
-        lemma.name().replace("_", " ").lower()
-        for offset in grandchildren
-        for lemma in wordnet().synset_from_pos_and_offset(sense.pos(), offset).lemmas()
-    }
-    return _rank(sorted(names), grandchildren, "n")
+    return ranked_cohyponyms(name, synset_name)
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -216,10 +210,7 @@ def attribute_foils(attribute: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=100_000)
 def object_foils(name: str, synset: str | None = None) -> tuple[str, ...]:
     """Foils for an object name: ranked co-hyponyms (of its VG synset when given), then antonyms."""
-    cohyp = synset_cohyponyms(synset) if synset else ()
-    out = list(cohyp or ranked_cohyponyms(name, "n")) + [
-        a for a in antonyms(name, "n") if _plain(a)
-    ]
+    out = list(ranked_cohyponyms(name, synset)) + [a for a in antonyms(name, "n") if _plain(a)]
     return _clean(name, [f for f in out if in_captions(f)])
 
 

@@ -13,14 +13,17 @@ says it is.
 
 Replacement keeps the surface form: a plural object gets a plural foil, a predicate's verb is
 inflected like the original ("sitting on" → "standing on"), and an indefinite article just
-before the edit is fixed ("a" / "an").
+before the edit is fixed ("a" / "an"). A verb right after a replaced object agrees with the
+foil's number (:func:`crepe_datasets.scenegraph.lexicon.agree_predicate`, the rule of the
+productivity cleaning step): "the curtains are green" → "the furniture is green", since
+"furniture" has no plural.
 """
 
 from __future__ import annotations
 
 import re
 
-from crepe_datasets.scenegraph.lexicon import lemmatize_verb, singularize
+from crepe_datasets.scenegraph.lexicon import agree_predicate, lemmatize_verb, singularize
 
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 ARTICLES = frozenset({"a", "an", "the"})
@@ -84,6 +87,18 @@ def _fix_article(text: str, start: int) -> str:
     return head[: m.start(1)] + article + head[m.end(1) :] + text[start:]
 
 
+def _agree_after(text: str, end: int, subject: str) -> str:
+    """``text`` with the word right after ``end`` (a verb of the subject ``subject``, if it is
+    one) in the subject's number."""
+    m = re.match(r"(\s+)([a-z]+)\b(?!['-])", text[end:])
+    if not m:
+        return text
+    agreed = agree_predicate(m.group(2), subject)
+    if agreed == m.group(2):
+        return text
+    return text[:end] + m.group(1) + agreed + text[end + m.end() :]
+
+
 def replace_atom(caption: str, kind: str, old: str, new: str) -> str | None:
     """``caption`` with the words of atom ``old`` (of type ``kind``) replaced by ``new``.
 
@@ -101,4 +116,7 @@ def replace_atom(caption: str, kind: str, old: str, new: str) -> str | None:
             new = f"{head} {_plural(tail)}".strip()
     elif kind == "relationship":
         new = _inflect_verb(new, surface)
-    return _fix_article(caption[:start] + new + caption[end:], start)
+    text = caption[:start] + new + caption[end:]
+    if kind == "object":
+        text = _agree_after(text, start + len(new), new)
+    return _fix_article(text, start)

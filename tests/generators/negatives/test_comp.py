@@ -6,6 +6,7 @@ Real inputs: region descriptions of Visual Genome images 1-100 and those images'
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -14,6 +15,7 @@ from crepe_datasets.builders.productivity.build import prepare_graph
 from crepe_datasets.generators.negatives.comp import comp_negatives
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.surface import find_atom, replace_atom
+from crepe_datasets.scenegraph.lexicon import is_plural_name
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import SceneGraph, SGObject, normalize_name
 from crepe_datasets.scenegraph.visual_genome import iter_regions, iter_scene_graphs
@@ -36,6 +38,21 @@ def test_replace_atom_keeps_surface_forms() -> None:
     assert replace_atom("man next to man", "object", "man", "woman") is None  # ambiguous
     assert replace_atom("a pink car", "object", "bus", "van") is None  # not in the text
     assert find_atom("a grill on the top of a porch", "on top of") == [(8, 21)]
+
+
+def test_replaced_subject_takes_a_verb_of_its_number() -> None:
+    """ "furniture" has no plural: the copula after it is singular (issue 13); a plural foil of
+    a singular subject takes a plural verb."""
+    assert replace_atom("the curtains are green", "object", "curtain", "furniture") == (
+        "the furniture is green"
+    )
+    assert replace_atom("the curtains are green", "object", "curtain", "box") == (
+        "the boxes are green"
+    )
+    assert replace_atom("the shirt is white", "object", "shirt", "jeans") == "the jeans are white"
+    assert replace_atom("the dog has a collar", "object", "dog", "people") == (
+        "the people have a collar"
+    )
 
 
 def test_paper_example_and_image_graph_guard() -> None:
@@ -92,4 +109,9 @@ def test_real_regions_two_foils_and_false_in_image() -> None:
             assert n.text not in captions[r.image_id]
             for conjunct in n.text.split(" and "):
                 assert conjunct != text
+            for foil in n.foils:  # a foil subject and its verb agree in number
+                wrong = ("is", "was", "has") if is_plural_name(foil) else ("are", "were", "have")
+                assert not re.search(rf"\b{re.escape(foil)} (?:{'|'.join(wrong)})\b", n.text), (
+                    n.text
+                )
     assert made > 100

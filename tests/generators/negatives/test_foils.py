@@ -24,7 +24,7 @@ def test_first_senses_index():
 
 
 def test_cohyponyms_keep_words_whose_main_sense_is_related():
-    foils = ranked_cohyponyms("boy")
+    foils = ranked_cohyponyms("boy", "male_child.n.01")
     assert "man" in foils and "head" not in foils and len(foils) <= 10
     assert "truck" in synset_cohyponyms("car.n.01")
     assert synset_cohyponyms("no_such_word.n.09") == ()

@@ -43,7 +43,7 @@ def test_contexts():
 
 def test_ranked_object_foils_are_ordinary_words():
     g = SceneGraph(
-        [SGObject(i, name) for i, name in enumerate(["car", "shelf", "plant", "man"], 1)], []
+        [SGObject(i, name) for i, name in enumerate(["car", "chair", "cup", "shirt"], 1)], []
     )
     ranker = FrequencyLMRanker()
     for obj in g.objects:

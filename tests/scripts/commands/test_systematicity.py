@@ -33,7 +33,7 @@ def test_build_then_validate(tmp_path: Path, capsys) -> None:
     out = tmp_path / "syst"
     cache = tmp_path / "cache"
     args = _args(
-        vg, out, "--training", f"coco:{corpus}", "--limit", "15", "--cache-dir", str(cache)
+        vg, out, "--training", f"coco:{corpus}", "--limit", "25", "--cache-dir", str(cache)
     )
     assert main(args) == 0
     printed = capsys.readouterr().out
@@ -44,7 +44,7 @@ def test_build_then_validate(tmp_path: Path, capsys) -> None:
     assert set(report["shortcuts"]["configs"]) == {"hn_atom", "hn_comp"}
     # the parsed corpus is cached by checksum: a second build parses nothing
     assert len(list(cache.iterdir())) == 1
-    assert main(_args(vg, tmp_path / "again", "--training", f"coco:{corpus}", "--limit", "15",
+    assert main(_args(vg, tmp_path / "again", "--training", f"coco:{corpus}", "--limit", "25",
                       "--cache-dir", str(cache))) == 0  # fmt: skip
     manifest = json.loads((tmp_path / "again" / "build_manifest.json").read_text())
     assert manifest["summary"]["seen_tables_source"]["from_cache"] is True
