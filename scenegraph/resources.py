@@ -147,6 +147,17 @@ def wordnet() -> Any:
         raise MissingResourceError(WORDNET_HINT) from err
 
 
+def synset_or_none(name: str) -> Any:
+    """The WordNet synset called ``name`` ("sign.n.02"), or ``None`` when there is none or the
+    name is malformed (annotations such as Visual Genome's hold both)."""
+    from nltk.corpus.reader.wordnet import WordNetError
+
+    try:
+        return wordnet().synset(name)
+    except (WordNetError, ValueError):
+        return None
+
+
 def install_wordnet_from_debian(
     source: Path = DEBIAN_WORDNET, target_root: Path = LOCAL_NLTK_DATA
 ) -> Path:

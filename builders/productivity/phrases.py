@@ -97,15 +97,9 @@ def prepositional_attribute(attribute: str) -> bool:
 
 def head_synset(head: str, synset: str | None) -> str | None:
     """``synset`` when ``head`` is one of its lemmas (through WordNet's morphology), else None."""
-    if not synset:
-        return None
-    from crepe_datasets.scenegraph.resources import wordnet
+    from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
 
-    try:
-        return (
-            synset
-            if wordnet().synset(synset) in wordnet().synsets(head.replace(" ", "_"), "n")
-            else None
-        )
-    except Exception:
+    sense = synset_or_none(synset) if synset else None
+    if sense is None or sense not in wordnet().synsets(head.replace(" ", "_"), "n"):
         return None
+    return synset

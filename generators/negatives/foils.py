@@ -48,7 +48,7 @@ from crepe_datasets.generators.negatives.senses import (
     object_sense,
 )
 from crepe_datasets.scenegraph.lexicon import antonyms, lemmatize_verb
-from crepe_datasets.scenegraph.resources import wordnet
+from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
 
 TOP_K = 10
 MIN_ANTONYM_COUNT = 1
@@ -149,11 +149,10 @@ def ranked_cohyponyms(word: str, synset: str | None = None) -> tuple[str, ...]:
 
 def synset_cohyponyms(synset_name: str) -> tuple[str, ...]:
     """Like :func:`ranked_cohyponyms`, from an annotated synset ("sign.n.02") alone."""
-    try:
-        name = wordnet().synset(synset_name).lemmas()[0].name().replace("_", " ").lower()
-    except Exception:
+    sense = synset_or_none(synset_name)
+    if sense is None:
         return ()
-    return ranked_cohyponyms(name, synset_name)
+    return ranked_cohyponyms(sense.lemmas()[0].name().replace("_", " ").lower(), synset_name)
 
 
 @functools.lru_cache(maxsize=100_000)

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import functools
 
-from crepe_datasets.scenegraph.resources import wordnet
+from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
 
 OBJECT_LEXFILES = frozenset(
     {
@@ -75,10 +75,7 @@ def object_sense(name: str, synset: str | None = None):
     """The sense an object's foils come from, or ``None`` (see the module docstring)."""
     wn = wordnet()
     if synset:
-        try:
-            annotated = wn.synset(synset)
-        except Exception:
-            annotated = None
+        annotated = synset_or_none(synset)
         if annotated is not None:
             return annotated if annotated.lexname() in OBJECT_LEXFILES else None
     found = [
