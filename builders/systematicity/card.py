@@ -78,7 +78,7 @@ def card_info(s: Any, seen: dict[str, Any], quality: dict[str, Any]) -> CardInfo
             f"true, filtered with {nli}, ranked by {ranker}; retrieval sets of 1 + 4 (HN-ATOM) "
             f"and 1 + 6 (HN-COMP), the negatives of each set chosen among more valid candidates so "
             "that text-only word-frequency and n-gram-LM baselines rank the caption uniformly "
-            "(adversarial refinement, as for crepe-productivity). HN-COMP negatives join two "
+            "in each split (adversarial refinement, as for crepe-productivity). HN-COMP negatives join two "
             "compounds and are longer than the caption, so a text-only language model still "
             "prefers the caption there: an inherent cue of HN-COMP as the paper defines it, "
             "reported by the blind audit and not counted toward its verdict. "

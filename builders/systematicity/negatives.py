@@ -16,8 +16,10 @@ Only captions of the two seen-atom splits whose graph has exactly one compound g
    first, and the ``k`` of the retrieval set (k = 4 for HN-ATOM, 6 for HN-COMP: sets of 1 + 4
    and 1 + 6 as in the paper) are chosen by the productivity's adversarial refinement
    (:mod:`crepe_datasets.builders.productivity.refine`): the positive's rank among them under
-   word frequency and the ranker is balanced over the sets of a type, so text-only "pick the
-   most (least) plausible" baselines score chance. An HN-ATOM set with no balanced choice is
+   word frequency and the ranker is balanced over the sets of a type *within each split*
+   (seen / unseen compounds, the subsets results are reported for, as productivity balances
+   each complexity), so text-only "pick the most (least) plausible" baselines score chance in
+   each split, not only over both together. An HN-ATOM set with no balanced choice is
    left out of ``hn_atom`` (stage ``systematicity_refinement``, one count per candidate). HN-COMP
    negatives join two compounds and are longer than the caption, so a language model prefers the
    caption (an inherent cue, reported by the blind audit): a set with no balanced choice keeps
@@ -68,6 +70,7 @@ class Pending:
     key: str
     caption: str
     image_captions: set[str]
+    split: str = ""
     candidates: dict[str, list[TextNegative]] = field(default_factory=dict)
     chosen: dict[str, list[TextNegative]] = field(default_factory=dict)
 
@@ -124,20 +127,21 @@ def candidates_for(
 
 @dataclass
 class Refiner:
-    """State of the balanced choice across a build's batches (one balance per type)."""
+    """State of the balanced choice across a build's batches (one balance per type and split)."""
 
     stats: RefineStats = field(default_factory=RefineStats)
     corpus_lm: Callable[[str], float] | None = None
     balances: dict[str, Balance] = field(default_factory=dict)
 
     def pick(
-        self, kind: str, states: list[tuple[int, int]], k: int, drops: DropLog, key: str
-    ) -> list[int] | None:
+        self, kind: str, states: list[tuple[int, int]], k: int, drops: DropLog, key: str,
+        split: str = "",
+    ) -> list[int] | None:  # fmt: skip
         """Indices of the ``k`` chosen candidates (in order), or ``None`` when dropped."""
         c = self.stats.counts[kind]
         c["sets"] += 1
         c["candidates"] += len(states)
-        balance = self.balances.setdefault(kind, Balance())
+        balance = self.balances.setdefault(f"{kind}/{split}", Balance())
         chosen = choose_balanced(states, k, balance.seen % (k + 1), balance)
         if chosen is None and kind in STRICT_TYPES:
             c["sets_without_balanced_choice"] += 1
@@ -212,7 +216,7 @@ def choose(
                     )
                     for _, _, c in ranked
                 ]
-                picked = refiner.pick(kind, states, k, drops, p.key)
+                picked = refiner.pick(kind, states, k, drops, p.key, p.split)
                 p.chosen[kind] = [ranked[i][2] for i in picked] if picked is not None else []
                 if picked is None:
                     continue

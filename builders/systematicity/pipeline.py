@@ -87,7 +87,7 @@ def process_batch(
                 continue
             stats[f"one_compound_{c.split}"] += 1
             key = f"{ctx['seed']}:{image.image_id}:{region.region_id}"
-            p = Pending(key, region.text, image.captions)
+            p = Pending(key, region.text, image.captions, c.split)
             p.candidates = candidates_for(region.text, region.graph, full, key, drops)  # type: ignore[arg-type]
             pending.append((p, row))
     choose(
