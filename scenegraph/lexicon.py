@@ -117,6 +117,21 @@ def singularize(noun: str) -> str:
     return " ".join(words)
 
 
+def pluralize(noun: str) -> str:
+    """Plural form of a (possibly multi-word) noun; only the head word changes (lemminflect).
+
+    Example:
+        >>> pluralize("drawer"), pluralize("tennis racket"), pluralize("man")
+        ('drawers', 'tennis rackets', 'men')
+    """
+    from lemminflect import getInflection
+
+    head, _, last = noun.rpartition(" ")
+    forms = getInflection(last, tag="NNS")
+    plural = forms[0] if forms else last + "s"
+    return f"{head} {plural}" if head else plural
+
+
 def normalize_object(name: str) -> str:
     """Canonical object name: lower case, trimmed, head word singularised."""
     return singularize(normalize_name(name))

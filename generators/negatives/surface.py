@@ -23,7 +23,12 @@ from __future__ import annotations
 
 import re
 
-from crepe_datasets.scenegraph.lexicon import agree_predicate, lemmatize_verb, singularize
+from crepe_datasets.scenegraph.lexicon import (
+    agree_predicate,
+    lemmatize_verb,
+    pluralize,
+    singularize,
+)
 
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 ARTICLES = frozenset({"a", "an", "the"})
@@ -54,13 +59,6 @@ def find_atom(caption: str, atom_text: str) -> list[tuple[int, int]]:
         if k == len(wanted):
             spans.append((start, tokens[j - 1][1]))
     return spans
-
-
-def _plural(word: str) -> str:
-    from lemminflect import getInflection
-
-    forms = getInflection(word, tag="NNS")
-    return forms[0] if forms else word + "s"
 
 
 def _inflect_verb(lemma: str, surface: str) -> str:
@@ -113,7 +111,7 @@ def replace_atom(caption: str, kind: str, old: str, new: str) -> str | None:
         last = surface.split()[-1]
         if singularize(last) != last and singularize(new.split()[-1]) == new.split()[-1]:
             head, _, tail = new.rpartition(" ")
-            new = f"{head} {_plural(tail)}".strip()
+            new = f"{head} {pluralize(tail)}".strip()
     elif kind == "relationship":
         new = _inflect_verb(new, surface)
     text = caption[:start] + new + caption[end:]

@@ -30,6 +30,15 @@ def test_singularize(plural, singular):
     assert lexicon.singularize(plural) == singular
 
 
+@pytest.mark.parametrize(
+    ("singular", "plural"),
+    [("dog", "dogs"), ("box", "boxes"), ("leaf", "leaves"), ("man", "men"),
+     ("tennis racket", "tennis rackets"), ("sheep", "sheep"), ("shelf", "shelves")],
+)  # fmt: skip
+def test_pluralize(singular, plural):
+    assert lexicon.pluralize(singular) == plural
+
+
 def test_objects_are_normalised_attributes_only_trimmed():
     assert lexicon.normalize_object("  Children ") == "child"
     assert lexicon.normalize_attribute(" Smiling ") == "smiling"
