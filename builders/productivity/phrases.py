@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 
 from crepe_datasets.builders.productivity.words import stop_words
-from crepe_datasets.generators.negatives.foils import first_senses
+from crepe_datasets.generators.negatives.foils import sense_counts
 
 CACHE = 200_000
 CLAUSE = frozenset({"AUX", "VERB", "ADP"})
@@ -53,10 +53,9 @@ def _candidate(text: str) -> bool:
 def _is_noun(token) -> bool:
     if token.pos_ in NOUNS:
         return True
-    senses = first_senses()
-    noun = senses.get((token.text.lower(), "n"), (0, -1))[1]
-    verb = senses.get((token.text.lower(), "v"), (0, -1))[1]
-    return noun >= 0 and noun >= verb
+    counts = sense_counts(token.text.lower())
+    noun = counts.get("n", -1)
+    return noun >= 0 and noun >= counts.get("v", -1)
 
 
 def _with_compounds(token) -> str | None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-from crepe_datasets.generators.negatives.foils import first_senses
+from crepe_datasets.generators.negatives.foils import first_senses, sense_counts
 from crepe_datasets.scenegraph.lexicon import (  # noqa: F401 (agree_predicate: re-exported)
     NUMBER_VERBS,
     SINGULAR_VERBS,
@@ -53,22 +53,12 @@ def stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
-def _counts(word: str) -> dict[str, int]:
-    senses = first_senses()
-    out = {}
-    for pos in ("n", "v", "a", "r"):
-        found = senses.get((word, pos))
-        if found is not None:
-            out[pos] = found[1]
-    return out
-
-
 @functools.lru_cache(maxsize=CACHE)
 def function_word(word: str) -> bool:
     """True for a stop word whose usual role is neither a noun nor an adjective."""
     if word not in stop_words():
         return False
-    counts = _counts(word)
+    counts = sense_counts(word)
     content = max(counts.get("n", -1), counts.get("a", -1))
     other = max(counts.get("v", -1), counts.get("r", -1))
     return content <= 0 or content < other
@@ -79,7 +69,7 @@ def verb_attribute(word: str) -> bool:
     """True for a base-form verb without an adjective sense, more frequent as a verb."""
     if " " in word or not word.isalpha() or lemmatize_verb(word) != word:
         return False
-    counts = _counts(word)
+    counts = sense_counts(word)
     verb = counts.get("v", -1)
     return verb >= 0 and "a" not in counts and verb >= max(counts.get("n", -1), 0)
 
@@ -103,7 +93,7 @@ def inflect_predicate(predicate: str) -> str:
     first, _, rest = predicate.partition(" ")
     if not first.isalpha() or lemmatize_verb(first) != first:
         return predicate
-    counts = _counts(first)
+    counts = sense_counts(first)
     verb = counts.get("v", -1)
     if verb < 0 or verb < max(counts.get("a", -1), counts.get("r", -1), counts.get("n", -1)):
         return predicate

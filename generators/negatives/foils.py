@@ -118,6 +118,14 @@ def first_senses() -> dict[tuple[str, str], tuple[int, int]]:
     return out
 
 
+@functools.lru_cache(maxsize=100_000)
+def sense_counts(word: str) -> dict[str, int]:
+    """``part of speech → SemCor count`` of the word's most frequent sense, for each part of
+    speech (``n``, ``v``, ``a``, ``r``) it has (from :func:`first_senses`)."""
+    senses = first_senses()
+    return {pos: senses[(word, pos)][1] for pos in "nvar" if (word, pos) in senses}
+
+
 def _rank(words) -> tuple[str, ...]:
     """The :data:`TOP_K` words most frequent in the caption corpus (:func:`in_captions`)."""
     counts = _caption_counts()
@@ -132,14 +140,14 @@ def ranked_cohyponyms(word: str, synset: str | None = None) -> tuple[str, ...]:
     sense = object_sense(word, synset)
     if sense is None:
         return ()
-    mass, counts = is_mass(word), first_senses()
+    mass = is_mass(word)
     out = set()
     for other in foil_pool(sense):
         for lemma in other.lemma_names():
             foil = lemma.lower()
             if not _plain(foil) or foil in out or not in_captions(foil):
                 continue
-            other_pos = max(counts.get((foil, p), (0, -1))[1] for p in "var")
+            other_pos = max((c for p, c in sense_counts(foil).items() if p != "n"), default=-1)
             if foil_sense_ok(foil, other, sense.lexname(), other_pos) and (
                 mass or not is_mass(foil)
             ):

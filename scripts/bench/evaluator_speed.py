@@ -171,14 +171,6 @@ def pure_encode(model, pixels, texts, batch_size: int) -> tuple[float, float]:
     return image_s, time.perf_counter() - start
 
 
-def splits_of(release: Path) -> list:
-    """Every split of the sliced release, through the evaluator's own reader."""
-    from crepe_datasets.evaluator.compat import open_compat
-
-    source = open_compat(f"crepe-release:{release}", "crepe-release", str(release))
-    return [items for config in source.configs for items in source.load(config).values()]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--images-per-type", type=int, default=60,
@@ -213,9 +205,11 @@ def main() -> None:
         extent = slice_release(release, complexities, args.images_per_type)
         write_images(tmp / "images", extent, args.workers)
         prep_s = time.perf_counter() - start
+        source = open_compat(f"crepe-release:{release}", "crepe-release", str(release))
+        splits = [items for config in source.configs for items in source.load(config).values()]
+        texts = sorted({t for s in splits for ts in s.texts for t in ts}, key=lambda t: (len(t), t))
         arch = args.arch or ("ViT-B-32" if cuda else None)
         if arch == "hf-base":
-            texts = {t for s in splits_of(release) for ts in s.texts for t in ts}
             spec = f"hf:{write_tiny_hf_clip(tmp / 'hf', texts, base=True)}"
             name = "HuggingFace CLIPModel, ViT-B/32 towers (random weights, word-level tokenizer)"
         elif arch:
@@ -229,13 +223,10 @@ def main() -> None:
             spec = f"open_clip:{write_tiny_open_clip(tmp / 'tiny')}"
             name = "tiny open_clip (random weights)"
         device = "cuda" if cuda else "cpu"
-        source = open_compat(f"crepe-release:{release}", "crepe-release", str(release))
-        splits = splits_of(release)
         n_samples = sum(len(s) for s in splits)
         n_texts = sum(len(t) for s in splits for t in s.texts)
         refs = sorted({r.key: r for s in splits for rs in s.images for r in rs}.values(),
                       key=lambda r: (r.file or "", r.key))  # fmt: skip
-        texts = sorted({t for s in splits for ts in s.texts for t in ts}, key=lambda t: (len(t), t))
         print(f"model: {name}; device: {torch.cuda.get_device_name() if cuda else 'cpu'}; "
               f"torch {torch.__version__}; {os.cpu_count()} CPUs, DataLoader workers {args.workers}, "
               f"batch {args.batch_size}")  # fmt: skip
