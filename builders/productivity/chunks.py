@@ -37,7 +37,12 @@ from crepe_datasets.builders.productivity.items import (
     render_items,
     sample_items,
 )
-from crepe_datasets.builders.productivity.refine import RefineStats, default_scorers, refine
+from crepe_datasets.builders.productivity.refine import (
+    RefineState,
+    RefineStats,
+    default_scorers,
+    refine,
+)
 from crepe_datasets.builders.productivity.rows import item_record, record_rows, split_name
 from crepe_datasets.builders.productivity.sampler import MIN_N
 from crepe_datasets.scenegraph.provenance import DropLog, atomic_path
@@ -146,10 +151,13 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
     def writer_for(n: int) -> str:
         return "llm" if "llm" in writers and n > MIN_N else "template"
 
-    items = []
-    for graph, image_file in records:
-        g = clean_graph(SceneGraph.from_dict(graph), drops)
-        items += sample_items(
+    refine_state = RefineState.with_foil_ledger(s.foil_cap if s.refine else None, s.foil_rate)
+    ledger = refine_state.ledger
+    graphs = [(clean_graph(SceneGraph.from_dict(graph), drops), f) for graph, f in records]
+    vocab = Counter((a.type, a.text) for g, _ in graphs for a in g.atoms()) if ledger else None
+    rendered: list = []
+    for g, image_file in graphs:  # image by image, so each image's foils see the ledger so far
+        items = sample_items(
             g,
             image_file,
             complexities,
@@ -159,13 +167,16 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
             writer_for,
             drops,
             ranker=state["ranker"],
+            ledger=ledger,
+            vocab=vocab,
         )
-    rendered = render_items(items, writers, drops)
-    drop_other_captions(rendered, drops)
-    if state["entailed"] is not None:
-        drop_entailed(rendered, state["entailed"], drops)
-    if s.refine:
-        refine(rendered, state["scorers"], k, stats, drops=drops)
+        done = render_items(items, writers, drops)
+        drop_other_captions(done, drops)
+        if state["entailed"] is not None:
+            drop_entailed(done, state["entailed"], drops)
+        if s.refine:
+            refine(done, state["scorers"], k, stats, drops=drops, state=refine_state)
+        rendered += done
     generated: dict[str, Counter] = defaultdict(Counter)
     for r in rendered:
         generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)

@@ -21,7 +21,7 @@ Seeds: the negatives of walk ``k`` of (image, n) use ``"{seed}:{image}:{n}:{k}:{
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +42,7 @@ from crepe_datasets.generators.captions import (
 from crepe_datasets.generators.captions.phrases import broken_reason
 from crepe_datasets.generators.negatives import NEGATIVE_TYPES, NegativeCandidate, compact_json
 from crepe_datasets.generators.negatives.atom import atom_negatives
+from crepe_datasets.generators.negatives.foil_balance import FoilLedger
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import negate_negatives
 from crepe_datasets.generators.negatives.swap import swap_negatives
@@ -75,6 +76,7 @@ class Negative:
     rule: str
     text: str
     source: SceneGraph | str
+    exchange: tuple[str, str, str] | None = None
 
     @property
     def graph(self) -> str:
@@ -102,10 +104,15 @@ def sample_items(
     drops: DropLog,
     region_filter: RegionFilter | None = None,
     ranker: Any = None,
+    ledger: FoilLedger | None = None,
+    vocab: Counter | None = None,
 ) -> list[Item]:
     """Walks for every n, filtered and deduplicated, each with its negative candidates.
 
     ``ranker`` (``rank(sentences) -> scores``) orders HN-ATOM foils by plausibility in context.
+    ``ledger`` (the refinement's, :mod:`crepe_datasets.generators.negatives.foil_balance`)
+    steers HN-ATOM foils toward balanced word uses; ``vocab`` (``(kind, word)`` counts of the
+    chunk's image graphs) favours foils that are words of them.
     """
     rf = region_filter or RegionFilter()
     index = GraphIndex(g)
@@ -129,9 +136,10 @@ def sample_items(
             item = Item(str(g.image_id), image_file, n, k, result.graph, region, writer_for(n))  # type: ignore[arg-type]
             rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
             sub = result.graph
-            item.candidates += atom_negatives(
-                sub, index, rngs["atom"], candidates_per_type, drops, ranker
+            atoms = atom_negatives(
+                sub, index, rngs["atom"], candidates_per_type, drops, ranker, ledger, vocab
             )
+            item.candidates += atoms
             item.candidates += swap_negatives(
                 sub, index, rngs["swap"], candidates_per_type, n, drops
             )
@@ -184,7 +192,7 @@ def render_items(
                 drops.drop(NEG_STAGE, f"{cand.type}_duplicate_text", text)
             else:
                 seen.add(text)
-                negatives.append(Negative(cand.type, cand.rule, text, cand.graph))
+                negatives.append(Negative(cand.type, cand.rule, text, cand.graph, cand.exchange))
         out.append(RenderedItem(item, caption, negatives))
     return out
 
