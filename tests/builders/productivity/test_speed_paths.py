@@ -10,6 +10,8 @@ import gc
 import itertools
 import random
 
+import pytest
+
 from crepe_datasets.builders.productivity.build import prepare_graph
 from crepe_datasets.builders.productivity.chunks import paused_gc
 from crepe_datasets.builders.productivity.items import sample_items
@@ -94,6 +96,7 @@ def test_complexity_counts_atoms_and_shared_walk_facts_give_the_same_walks():
             ]
 
 
+@pytest.mark.slow
 def test_coverage_fast_path_agrees_on_captions_and_negatives():
     checked = 0
     for truth, graph in _item_graphs(60, 75, seed=0):
@@ -171,6 +174,7 @@ def _plain_choose_balanced(states, k, target, balance):
     return best[1]
 
 
+@pytest.mark.slow
 def test_cached_balanced_choice_is_the_plain_enumeration():
     from crepe_datasets.builders.productivity.refine import Balance, choose_balanced
 
