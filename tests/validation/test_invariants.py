@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from crepe_datasets.generators.negatives import compact_json
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from crepe_datasets.validation.invariants import check_rows, read_tables
@@ -65,7 +63,6 @@ def test_wrong_atom_count():
     assert "subgraph_not_n_atoms" in _violations(_row(n_attributes=3))
 
 
-@pytest.mark.slow
 def test_caption_must_cover_atoms():
     assert "caption_misses_atom" in _violations(_row(caption="boy on green grass"))
 

@@ -17,7 +17,6 @@ def gold(caption: str, objects=(), attributes=()) -> GoldGraph:
     return GoldGraph(caption, names, tuple(attributes), ())
 
 
-@pytest.mark.slow
 def test_outcomes_read_the_gold_graph_only() -> None:
     assert set(modifier_outcomes(gold("a stone wall", attributes=[("wall", "stone")]))) == {
         ("stone", "wall", "attribute")

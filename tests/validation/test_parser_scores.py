@@ -46,7 +46,6 @@ def test_read_factual_counts_bad_rows(tmp_path: Path) -> None:
         read_factual(tmp_path / "missing.csv")
 
 
-@pytest.mark.slow
 def test_normalisations() -> None:
     assert norm_object("Boats") == "boat"
     assert norm_object("cell phone") == norm_object("cellphone")

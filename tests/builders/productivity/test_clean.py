@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
-
 from crepe_datasets.builders.productivity.clean import STAGE, clean_graph
 from crepe_datasets.builders.productivity.words import (
     agree_predicate,
@@ -20,7 +18,6 @@ from crepe_datasets.scenegraph.types import Box, Relationship, SceneGraph, SGObj
 from tests.conftest import require_shared
 
 
-@pytest.mark.slow
 def test_word_rules_from_wordnet_and_spacy():
     assert function_word("on") and function_word("behind") and function_word("the")
     assert not any(function_word(w) for w in ("empty", "full", "top", "white", "two"))

@@ -96,7 +96,6 @@ def test_complexity_counts_atoms_and_shared_walk_facts_give_the_same_walks():
             ]
 
 
-@pytest.mark.slow
 def test_coverage_fast_path_agrees_on_captions_and_negatives():
     checked = 0
     for truth, graph in _item_graphs(60, 75, seed=0):

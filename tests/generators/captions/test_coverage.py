@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from crepe_datasets.generators.captions.coverage import missing_atoms
 from crepe_datasets.scenegraph.types import Atom, Relationship, SceneGraph, SGObject
 
@@ -20,7 +18,6 @@ def _graph() -> SceneGraph:
     )
 
 
-@pytest.mark.slow
 def test_full_caption_covers_everything():
     text = "A tall man wears a black hat; a window on the top of another window."
     assert missing_atoms(text, _graph()) == []
