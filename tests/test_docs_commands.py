@@ -4,8 +4,11 @@ The shell blocks of ``README.md`` and ``docs/**/*.md`` (fenced blocks without a 
 marked ``bash``/``sh``/``shell``/``console``) are read line by line, ``\\`` continuations joined and
 comments removed. Each ``crepe ...`` command is resolved through the real command line
 (``crepe_datasets.scripts.cli``): its subcommand path must exist, ``crepe <path> --help`` must exit
-0, and every option written after it must appear in that help. Each ``make TARGET`` must name a
-target of the Makefile. A renamed command or option therefore breaks this test.
+0, and every option written after it must appear in that help; the options of the dataset pages'
+parameter tables must belong to the page's commands; every command of the command line must be
+written in ``docs/cli.md``; each ``make TARGET`` must name a target of the Makefile; and the short
+complete commands (:data:`RUNNABLE`) run as written, with ``--out`` in a temporary folder. A
+renamed command or option therefore breaks this test.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from crepe_datasets.scripts.cli import cli
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, require_shared
 
 SHELL_LANGUAGES = {"", "bash", "sh", "shell", "console"}
 FENCE = re.compile(r"^(```+|~~~+)\s*([\w-]*)")
@@ -215,3 +218,37 @@ def test_parameter_tables_name_options_of_the_page_commands(page: Path, runner: 
         if not re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", helps)
     ]
     assert missing == []
+
+
+# Short commands that need no placeholder filled in and no optional part chosen ([...], a | b), and
+# run in seconds: run them as written, from the repository root, with --out in a temporary folder.
+RUNNABLE = {("build", "bindsplit-holdout"), ("build", "vg-regions")}
+PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def _runnable() -> list[Written]:
+    out, seen = [], set()
+    for written in CREPE:
+        if written.inline or written.words in seen:
+            continue
+        path, _, rest = resolve(written.words)
+        synopsis = any(PLACEHOLDER.match(bare(w)) or bare(w) != w.split("=", 1)[0] for w in rest)
+        if tuple(path) in RUNNABLE and not synopsis:
+            seen.add(written.words)
+            out.append(written)
+    return out
+
+
+@pytest.mark.parametrize("written", _runnable(), ids=str)
+def test_short_commands_run_as_written(written: Written, tmp_path, monkeypatch):
+    from crepe_datasets.scripts.cli import main
+
+    words = list(written.words)
+    for i, word in enumerate(words):
+        if "../shared/data/" in word:
+            require_shared(*word.split("../shared/data/", 1)[1].split("/"))
+        if word == "--out":
+            words[i + 1] = str(tmp_path / "out")
+    monkeypatch.chdir(REPO_ROOT)
+    assert main(words) == 0, f"{written}: failed"
+    assert (tmp_path / "out" / "build_manifest.json").is_file()
