@@ -137,7 +137,9 @@ def failed_checks(validation: Mapping[str, Any]) -> list[str]:
         if not isinstance(result, Mapping) or result.get("passed", True):
             continue
         configs = result.get("configs") or {}
-        if "targets" in result:  # the blind audit: only its target configs decide, per split
+        if "folds" in result:  # the trained blind audit: its target configs decide, pooled
+            configs = {c: configs[c]["all"] for c in result["targets"] if configs[c].get("all")}
+        elif "targets" in result:  # the blind audit: only its target configs decide, per split
             configs = {
                 f"{c}/{split}": r
                 for c in result["targets"]

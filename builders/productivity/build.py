@@ -87,7 +87,7 @@ class ProductivitySettings:
     negatives_per_type: int = 5
     min_negatives: int = 5
     spare_negatives: int = 7
-    foil_cap: int | None = 1
+    foil_cap: int | None = 3
     foil_rate: float = 1.0
     min_n: int = MIN_N
     max_n: int = MAX_N

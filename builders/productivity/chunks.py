@@ -32,10 +32,11 @@ from typing import Any
 
 from crepe_datasets.builders.productivity.clean import clean_graph
 from crepe_datasets.builders.productivity.items import (
+    add_candidates,
     drop_entailed,
     drop_other_captions,
     render_items,
-    sample_items,
+    sample_walk_items,
 )
 from crepe_datasets.builders.productivity.refine import (
     RefineState,
@@ -45,6 +46,7 @@ from crepe_datasets.builders.productivity.refine import (
 )
 from crepe_datasets.builders.productivity.rows import item_record, record_rows, split_name
 from crepe_datasets.builders.productivity.sampler import MIN_N
+from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.scenegraph.provenance import DropLog, atomic_path
 from crepe_datasets.scenegraph.types import SceneGraph
 
@@ -151,24 +153,31 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
     def writer_for(n: int) -> str:
         return "llm" if "llm" in writers and n > MIN_N else "template"
 
-    refine_state = RefineState.with_foil_ledger(s.foil_cap if s.refine else None, s.foil_rate)
-    ledger = refine_state.ledger
     graphs = [(clean_graph(SceneGraph.from_dict(graph), drops), f) for graph, f in records]
-    vocab = Counter((a.type, a.text) for g, _ in graphs for a in g.atoms()) if ledger else None
+    walked = [
+        (g, sample_walk_items(g, f, complexities, s.seed, s.walks, writer_for, drops))
+        for g, f in graphs
+    ]
+    refine_state = RefineState()
+    vocab = None
+    if s.refine and s.foil_cap is not None:  # the walks are known: so are the positives' words
+        positives = Counter(
+            a for _, items in walked for it in items for a in positive_atoms(it.graph)
+        )
+        refine_state.ledger = FoilLedger.for_positives(s.foil_cap, s.foil_rate, positives)
+        vocab = Counter((a.type, a.text) for g, _ in graphs for a in g.atoms())
     rendered: list = []
-    for g, image_file in graphs:  # image by image, so each image's foils see the ledger so far
-        items = sample_items(
+    for g, items in walked:  # image by image, so each image's foils see the ledger so far
+        add_candidates(
+            items,
             g,
-            image_file,
-            complexities,
             s.seed,
-            s.walks,
             k + s.spare_negatives,
-            writer_for,
             drops,
             ranker=state["ranker"],
-            ledger=ledger,
+            ledger=refine_state.ledger,
             vocab=vocab,
+            forecast=k,
         )
         done = render_items(items, writers, drops)
         drop_other_captions(done, drops)

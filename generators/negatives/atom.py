@@ -147,7 +147,12 @@ def _attribute_slot(
 
 
 def _relation_slot(
-    sub: SceneGraph, g: GraphIndex, index: int, rng: random.Random, ranker: Any = None
+    sub: SceneGraph,
+    g: GraphIndex,
+    index: int,
+    rng: random.Random,
+    ranker: Any = None,
+    vocab: Counter | None = None,
 ) -> _Slot:
     rel = sub.relationships[index]
 
@@ -162,7 +167,10 @@ def _relation_slot(
             TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:relationship", graph)
         )
 
-    foils = _by_plausibility(list(relation_foils(rel.predicate)), rel.predicate, context, ranker)
+    foils = list(relation_foils(rel.predicate))
+    if vocab:  # a predicate no graph holds ("lacks") could only ever be a foil: never balanced
+        foils = [f for f in foils if vocab[("relationship", f)]]
+    foils = _by_plausibility(foils, rel.predicate, context, ranker)
     return _Slot("relationship", rel.predicate, foils, check)
 
 
@@ -184,8 +192,9 @@ def atom_negatives(
     would push a word's foil or truth uses out of the ledger's bounds are skipped before they
     are checked, and among the atoms' next foils the one that best balances the ledger is tried
     first (ties in the order above). ``vocab`` (``(kind, word)`` counts of the image graphs
-    being built) puts foils that are also words of those graphs first, and adds to an object's
-    foils its other co-hyponyms that are (they can be balanced by being replaced in turn).
+    being built) puts foils that are also words of those graphs first, adds to an object's
+    foils its other co-hyponyms that are (they can be balanced by being replaced in turn), and
+    keeps only relation foils that are predicates of those graphs.
     Rejected foils are counted in ``drops`` (stage ``productivity_negative_checks``;
     ``atom_foil_unbalanced`` for the ledger's skips).
     """
@@ -200,7 +209,7 @@ def atom_negatives(
         elif slot[0] == "attribute":
             made.append(_attribute_slot(sub, g, slot[1], slot[2], rng, ranker))
         else:
-            made.append(_relation_slot(sub, g, slot[1], rng, ranker))
+            made.append(_relation_slot(sub, g, slot[1], rng, ranker, vocab))
     if vocab:
         for slot in made:  # stable: the order above among words of the graphs, then the others
             slot.foils.sort(key=lambda f, kind=slot.kind: not vocab[(kind, f)])

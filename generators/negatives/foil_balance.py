@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from crepe_datasets.scenegraph.types import SceneGraph
 
-DEFAULT_CAP = 1
+DEFAULT_CAP = 3
 DEFAULT_RATE = 1.0
 # A swap of one word: (atom kind, truth, foil)
 Exchange = tuple[str, str, str]
@@ -73,10 +73,30 @@ class FoilLedger:
     rate: float = DEFAULT_RATE
     surplus: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
     seen: Counter = field(default_factory=Counter)
+    known_positives: bool = False
+
+    @classmethod
+    def for_positives(cls, cap: int, rate: float, positives: Counter) -> FoilLedger:
+        """A ledger whose occurrences are those of every positive it will see, known in advance
+        (a chunk's walks do not depend on their negatives): a word's bound is then as wide at
+        the chunk's first set as at its last."""
+        return cls(cap, rate, seen=Counter(positives), known_positives=True)
+
+    def copy(self) -> FoilLedger:
+        """An independent copy (a generator's forecast of what the refinement will keep)."""
+        return FoilLedger(
+            self.cap,
+            self.rate,
+            defaultdict(int, self.surplus),
+            Counter(self.seen),
+            self.known_positives,
+        )
 
     def bound(self, kind: str, word: str, pending: Counter | None = None) -> float:
         """The largest surplus allowed for ``word`` (``pending``: occurrences not yet recorded)."""
-        occurrences = self.seen[(kind, word)] + (pending[(kind, word)] if pending else 0)
+        occurrences = self.seen[(kind, word)]
+        if pending and not self.known_positives:
+            occurrences += pending[(kind, word)]
         return self.cap + self.rate * occurrences
 
     def record(self, exchanges: Iterable[Exchange], positive: Counter | None = None) -> None:
@@ -84,7 +104,7 @@ class FoilLedger:
         for kind, truth, foil in exchanges:
             self.surplus[(kind, foil)] += 1
             self.surplus[(kind, truth)] -= 1
-        if positive:
+        if positive and not self.known_positives:
             self.seen.update(positive)
 
     def gain(self, ex: Exchange) -> int:

@@ -55,10 +55,17 @@ from crepe_datasets.scripts.options import checked_output, engine_options
 @click.option(
     "--foil-cap",
     type=click.IntRange(min=0),
-    default=1,
+    default=3,
     show_default=True,
     help="Largest surplus of a word's uses as an HN-ATOM foil over its uses as the replaced "
-    "word (and the reverse) per split and work chunk.",
+    "word (and the reverse) in a work chunk, for a word no positive holds.",
+)
+@click.option(
+    "--foil-rate",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="How much that surplus may grow per occurrence of the word in the chunk's positives.",
 )
 @click.option(
     "--no-nli", is_flag=True, help="Skip the entailment filter (recorded in the manifest)."
@@ -104,6 +111,7 @@ def build_productivity_cmd(
     lm_corpus: Path | None,
     no_refine: bool,
     foil_cap: int,
+    foil_rate: float,
     no_nli: bool,
     walks: int,
     min_negatives: int,
@@ -145,6 +153,7 @@ def build_productivity_cmd(
         lm_corpus=str(lm_corpus) if lm_corpus else None,
         refine=not no_refine,
         foil_cap=foil_cap,
+        foil_rate=foil_rate,
         walks=walks,
         min_negatives=min_negatives,
         limit=limit,
@@ -174,6 +183,17 @@ def build_productivity_cmd(
         f"blind baselines on {', '.join(blind.get('targets', []))}: "
         f"{'passed' if blind.get('passed') else 'FAILED'} (chance + {blind.get('margin', 0.05)})"
     )
+    trained = manifest.validation.get("trained_blind") or {}
+    cells = [
+        f"{c} {r['all']['best_r1']:.3f} (chance {r['all']['chance']:.3f})"
+        for c, r in trained.get("configs", {}).items()
+        if r.get("target") and r.get("all")
+    ]
+    if trained:
+        click.echo(
+            f"trained blind audit: {'passed' if trained.get('passed') else 'FAILED'}"
+            + (f": {'; '.join(cells)}" if cells else " (too few sets to judge)")
+        )
     if isinstance(s.get("adversarial_refinement"), dict):
         click.echo(
             "adversarial refinement (candidates discarded): "
