@@ -1,0 +1,405 @@
+"""HN-COMP-MATCHED (our extension, not the CREPE paper's): HN-COMP whose positive also joins two
+compounds, so that length and "and" tell nothing.
+
+The paper's HN-COMP negative joins two compounds ("a pink car" → "a blue car and a pink toy")
+while its positive is the caption alone, so a text-only model picks the shorter text. Here every
+text of a set is two copies of the caption's wording joined by " and ", and every text holds the
+caption's two (three) atoms plus two atoms of the image's *other* true compounds:
+
+* the **pool** is every compound of the image's full Visual Genome graph ``G`` of the caption's
+  kind, on objects inside the caption's region (at least :data:`INSIDE` of each object's box:
+  the model sees the region's crop, so the positive must be true of the crop), that the caption
+  does not contain: attribute–object ``(b, x)`` for a caption ``(a, o)``;
+  subject–relation–object ``(s', p, o')`` with the caption's predicate ``p`` for a caption
+  ``(s, p, o)`` (predicates compared by verb lemma: "riding" is "ride"). A pool compound is kept
+  when its words are plain lower-case words, differ from the caption's atoms and their WordNet
+  synonyms, name no object of ``G`` whose box overlaps one of the caption's objects with
+  IoU ≥ 0.5 (the same thing under another name), its attribute is a colour exactly when the
+  caption's is ("a pink car" draws colours, "a wooden table" other attributes), its atoms (and,
+  with ``compound_seen``, the compound) are seen by the training corpus (so the positive stays in
+  the caption's split), and both edits below are placeable and false of the image;
+* the **positive** joins the caption and the caption rewritten with both atoms of one pool
+  compound ``T`` chosen by seed ("a pink car and a white plate"). The caption is the region's
+  own Visual Genome description (true by annotation; its parse is often not in ``G``, whose
+  relations are incomplete), and ``T``'s graph must hold in ``G`` restricted to the region's
+  objects;
+* each **negative** is HN-COMP with foils taken from the pool: the caption with its attribute
+  replaced by the attribute of a pool compound, joined with the caption with its object replaced
+  by the object of a pool compound ("a white car and a pink plate"; for relations
+  "s p o' and s' p o"). Both conjuncts must be false of the image.
+
+Positive and negatives thus draw their two extra atoms from the same pool, are written by the
+same edit of the caption (:func:`crepe_datasets.generators.negatives.surface.replace_atom`) and
+joined in the same way; which conjunct comes first is a coin flip for every text. What separates
+them is only which atoms are bound together.
+
+"True" and "false" are :meth:`GraphIndex.holds` over ``G`` with predicates reduced to their verb
+lemmas and every attribute widened by its WordNet synonyms ("grey" holds where ``G`` says
+"gray"), so that a negative is never kept because of a spelling or inflection. Every caption
+without a matched set, and every pool compound left out, is counted (stage
+:data:`STAGE`). Deterministic given ``rng``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from crepe_datasets.generators.negatives import replace_object
+from crepe_datasets.generators.negatives.atom import SAME_THING_IOU
+from crepe_datasets.generators.negatives.comp import PUNCTUATION, TextNegative, union
+from crepe_datasets.generators.negatives.foils import colour_sense, synonyms
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.negatives.surface import replace_atom
+from crepe_datasets.scenegraph.lexicon import lemmatize_verb
+from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import Box, Compound, Relationship, SceneGraph, SGObject
+
+STAGE = "systematicity_comp_matched"
+INSIDE = 0.5  # share of an object's box inside the region: the object shows in the crop
+MIN_POOL = 3  # 3 pool compounds give 9 (attribute, object) foil pairs for a set of 1 + 6
+RULES = {
+    "attribute_object": "comp_matched:attribute_object",
+    "object_relationship_object": "comp_matched:object_relationship_object",
+}
+_PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
+_AUXILIARIES = frozenset({"is", "are", "be", "was", "were", "a", "an", "the"})
+
+
+@dataclass(frozen=True)
+class Conjunct:
+    """The caption rewritten by one or two atom edits: its text and graph."""
+
+    text: str
+    graph: SceneGraph
+
+
+@dataclass(frozen=True)
+class PoolCompound:
+    """A true compound of ``G`` usable as the positive's second conjunct and as foil source.
+
+    ``first`` / ``second`` are its atoms that replace the caption's first / second slot
+    (attribute / object for attribute–object; object / subject for relations); ``one`` and
+    ``two`` are the caption with that single atom replaced (the negatives' conjuncts), ``both``
+    the caption with both replaced (the positive's second conjunct).
+    """
+
+    compound: Compound
+    first: str
+    second: str
+    one: Conjunct
+    two: Conjunct
+    both: Conjunct
+
+
+@dataclass(frozen=True)
+class MatchedSet:
+    """A matched positive and its candidate negatives (more than a set needs)."""
+
+    rule: str
+    positive: str
+    graph: SceneGraph
+    second: Compound
+    candidates: list[TextNegative]
+
+
+def predicate_key(predicate: str) -> str:
+    """A predicate by its verb lemmas, auxiliaries and articles left out ("is sitting on" →
+    "sit on")."""
+    words = [w for w in predicate.lower().split() if w not in _AUXILIARIES]
+    return " ".join(lemmatize_verb(w) for w in words) or predicate.lower()
+
+
+def inside(g: GraphIndex, region: Box | None) -> frozenset[int]:
+    """Ids of the objects of ``G`` inside ``region`` (at least :data:`INSIDE` of their box;
+    every object when ``region`` is ``None``)."""
+    if region is None:
+        return frozenset(g.by_id)
+    return frozenset(
+        o.id
+        for o in g.graph.objects
+        if o.box is not None
+        and o.box.area > 0
+        and o.box.intersection_area(region) >= INSIDE * o.box.area
+    )
+
+
+def normalized_index(g: GraphIndex, ids: frozenset[int] | None = None) -> GraphIndex:
+    """``G`` (only the objects ``ids``, when given) with predicates as :func:`predicate_key`
+    and attributes widened by their synonyms (computed once per image graph and object set,
+    kept in ``g.memo``)."""
+    key = ("comp_matched", "normalized", ids)
+    found = g.memo.get(key)
+    if found is None:
+        graph = g.graph
+        objects = [
+            SGObject(
+                o.id,
+                o.name,
+                tuple(sorted({w for a in o.attributes for w in synonyms(a)})),
+                o.box,
+                o.synset,
+            )
+            for o in graph.objects
+            if ids is None or o.id in ids
+        ]
+        kept = {o.id for o in objects}
+        rels = [
+            Relationship(r.subject, predicate_key(r.predicate), r.object)
+            for r in graph.relationships
+            if r.subject in kept and r.object in kept
+        ]
+        found = g.memo[key] = GraphIndex(
+            SceneGraph(objects, rels, graph.image_id, graph.width, graph.height)
+        )
+    return found
+
+
+def _normalized(graph: SceneGraph) -> SceneGraph:
+    rels = [
+        Relationship(r.subject, predicate_key(r.predicate), r.object) for r in graph.relationships
+    ]
+    return SceneGraph(list(graph.objects), rels, graph.image_id, graph.width, graph.height)
+
+
+def holds(n: GraphIndex, graph: SceneGraph) -> bool:
+    """Whether the (normalized) image graph ``n`` makes ``graph`` true."""
+    return n.holds(_normalized(graph))
+
+
+@dataclass(frozen=True)
+class _Slots:
+    """The caption's compound: its kind, its two replaceable atoms and how to edit them."""
+
+    kind: str
+    old: tuple[str, str]  # the caption's atoms at the two slots
+    types: tuple[str, str]  # atom types of the two slots
+    edit: Callable[[str | None, str | None], SceneGraph]  # graph with slot atoms replaced
+
+
+def _slots(sub: SceneGraph) -> _Slots | None:
+    compounds = sub.compounds()
+    if len(compounds) != 1:
+        return None
+    if sub.relationships:
+        rel = sub.relationships[0]
+        by_id = sub.object_by_id()
+        s_obj, o_obj = by_id[rel.subject], by_id[rel.object]
+        if s_obj.name == o_obj.name:
+            return None
+
+        def edit_rel(new_o: str | None, new_s: str | None) -> SceneGraph:
+            out = sub
+            if new_o is not None:
+                out = replace_object(out, SGObject(o_obj.id, new_o, o_obj.attributes))
+            if new_s is not None:
+                out = replace_object(out, SGObject(s_obj.id, new_s, s_obj.attributes))
+            return out
+
+        return _Slots(
+            "object_relationship_object",
+            (o_obj.name, s_obj.name),
+            ("object", "object"),
+            edit_rel,
+        )
+    obj = next(o for o in sub.objects if o.attributes)
+    attr = obj.attributes[0]
+
+    def edit_ao(new_a: str | None, new_o: str | None) -> SceneGraph:
+        return replace_object(
+            sub, SGObject(obj.id, new_o or obj.name, (new_a,) if new_a else obj.attributes)
+        )
+
+    return _Slots("attribute_object", (attr, obj.name), ("attribute", "object"), edit_ao)
+
+
+def _pool_compounds(
+    sub: SceneGraph, slots: _Slots, g: GraphIndex, ids: frozenset[int]
+) -> list[Compound]:
+    """Distinct compounds of ``G`` of the caption's kind among the objects ``ids`` (sorted),
+    predicate written as the caption's."""
+    out = set()
+    if slots.kind == "attribute_object":
+        for o in g.graph.objects:
+            if o.id in ids:
+                out.update(Compound("attribute_object", (a, o.name)) for a in o.attributes)
+        return sorted(out)
+    predicate = sub.relationships[0].predicate
+    key = predicate_key(predicate)
+    for r in g.graph.relationships:
+        if r.subject in ids and r.object in ids and predicate_key(r.predicate) == key:
+            s, o = g.name(r.subject), g.name(r.object)
+            out.add(Compound("object_relationship_object", (s, predicate, o)))
+    return sorted(out)
+
+
+def _same_thing(g: GraphIndex, name: str, caption_names: set[str]) -> bool:
+    """Whether an object ``name`` of ``G`` overlaps an object of a caption's name (IoU ≥ 0.5)."""
+    mine = [g.by_id[i].box for i in g.by_name.get(name, ()) if g.by_id[i].box is not None]
+    for other in caption_names:
+        for i in g.by_name.get(other, ()):
+            box = g.by_id[i].box
+            if box is not None and any(m.iou(box) >= SAME_THING_IOU for m in mine):
+                return True
+    return False
+
+
+def _reason(
+    c: Compound,
+    sub: SceneGraph,
+    slots: _Slots,
+    g: GraphIndex,
+    admit: Callable[[Compound], bool],
+) -> tuple[str | None, tuple[str, str]]:
+    """Why pool compound ``c`` is left out (``None``: kept), and its two slot atoms."""
+    if slots.kind == "attribute_object":
+        new = (c.parts[0], c.parts[1])
+    else:
+        new = (c.parts[2], c.parts[0])  # slot 1: the object; slot 2: the subject
+    words = {o.name for o in sub.objects} | {a for o in sub.objects for a in o.attributes}
+    if not all(_PLAIN.fullmatch(w) for w in new):
+        return "matched_second_not_plain_words", new
+    if any(
+        w in words or w in synonyms(old) or old in synonyms(w)
+        for w, old in zip(new, slots.old, strict=True)
+    ) or (slots.kind != "attribute_object" and new[0] == new[1]):
+        return "matched_second_shares_caption_atom", new
+    if slots.kind == "attribute_object" and (colour_sense(new[0]) is None) != (
+        colour_sense(slots.old[0]) is None
+    ):
+        return "matched_attribute_of_other_kind", new
+    names = {o.name for o in sub.objects}
+    objects = [new[1]] if slots.kind == "attribute_object" else list(new)
+    if any(_same_thing(g, name, names) for name in objects):
+        return "matched_second_same_thing_as_caption_object", new
+    if not admit(c):
+        return "matched_second_not_seen_in_training", new
+    return None, new
+
+
+def _conjunct(
+    caption: str, slots: _Slots, n: GraphIndex, first: str | None, second: str | None
+) -> tuple[Conjunct | None, str | None]:
+    """The caption with the given slots replaced, or why it cannot be used."""
+    text: str | None = caption
+    for kind, old, new in zip(slots.types, slots.old, (first, second), strict=True):
+        if new is not None and text is not None:
+            text = replace_atom(text, kind, old, new)
+    if text is None:
+        return None, "matched_edit_not_placeable"
+    graph = slots.edit(first, second)
+    if (first is None or second is None) and holds(n, graph):
+        return None, "matched_conjunct_true_in_image_graph"
+    return Conjunct(text, graph), None
+
+
+def matched_pool(
+    caption: str,
+    sub: SceneGraph,
+    g: GraphIndex,
+    admit: Callable[[Compound], bool],
+    region: Box | None = None,
+    drops: DropLog | None = None,
+) -> tuple[_Slots, list[PoolCompound]] | None:
+    """The caption's slots and its pool (see the module docstring); ``None`` for a caption
+    with more or fewer than one compound or with punctuation."""
+    slots = _slots(sub)
+    log = drops if drops is not None else DropLog()
+    if slots is None:
+        if len(sub.compounds()) == 1:
+            log.drop(STAGE, "matched_subject_and_object_same_name", caption)
+        return None
+    if PUNCTUATION.search(caption):
+        log.drop(STAGE, "matched_caption_has_punctuation", caption)
+        return None
+    n = normalized_index(g)
+    pool = []
+    for c in _pool_compounds(sub, slots, g, inside(g, region)):
+        reason, new = _reason(c, sub, slots, g, admit)
+        one = two = both = None
+        if reason is None:
+            one, reason = _conjunct(caption, slots, n, new[0], None)
+        if reason is None:
+            two, reason = _conjunct(caption, slots, n, None, new[1])
+        if reason is None:
+            both, reason = _conjunct(caption, slots, n, new[0], new[1])
+        if reason is not None:
+            log.drop(STAGE, reason, f"{caption} + {c}")
+            continue
+        assert one is not None and two is not None and both is not None
+        pool.append(PoolCompound(c, new[0], new[1], one, two, both))
+    return slots, pool
+
+
+def compound_graph(c: Compound) -> SceneGraph:
+    """The graph of one compound alone: ``(attribute, object)`` or ``(subject, predicate,
+    object)``."""
+    if c.kind == "attribute_object":
+        return SceneGraph([SGObject(0, c.parts[1], (c.parts[0],))], [])
+    return SceneGraph(
+        [SGObject(0, c.parts[0]), SGObject(1, c.parts[2])], [Relationship(0, c.parts[1], 1)]
+    )
+
+
+def _join(a: str, b: str, rng: random.Random) -> str:
+    return f"{a} and {b}" if rng.random() < 0.5 else f"{b} and {a}"
+
+
+def matched_set(
+    caption: str,
+    sub: SceneGraph,
+    g: GraphIndex,
+    rng: random.Random,
+    limit: int,
+    admit: Callable[[Compound], bool] | None = None,
+    region: Box | None = None,
+    drops: DropLog | None = None,
+) -> MatchedSet | None:
+    """The matched positive of a one-compound caption of ``region`` and up to ``limit``
+    negatives (the module docstring).
+
+    ``admit`` says whether a pool compound may join the positive (the caller's seen-table
+    rule; default: every compound). ``None`` (counted in ``drops``) when fewer than
+    :data:`MIN_POOL` compounds are in the pool or none holds in the region.
+    """
+    log = drops if drops is not None else DropLog()
+    found = matched_pool(caption, sub, g, admit or (lambda c: True), region, log)
+    if found is None:
+        return None
+    slots, pool = found
+    n = normalized_index(g, inside(g, region))
+    if len(pool) < MIN_POOL:
+        log.drop(STAGE, f"matched_fewer_than_{MIN_POOL}_pool_compounds", caption)
+        return None
+    order = list(range(len(pool)))
+    rng.shuffle(order)
+    second = None
+    for i in order:
+        if holds(n, compound_graph(pool[i].compound)):
+            second = pool[i]
+            break
+        log.drop(STAGE, "matched_second_not_in_region_graph", f"{caption} + {pool[i].compound}")
+    if second is None:
+        log.drop(STAGE, "matched_no_true_positive", caption)
+        return None
+    positive = _join(caption, second.both.text, rng)
+    pairs = [(i, j) for i in range(len(pool)) for j in range(len(pool))]
+    rng.shuffle(pairs)
+    out, texts = [], {positive}
+    for i, j in pairs:
+        if pool[i].first == pool[j].second:  # a relation's two foils would name one object
+            continue
+        one, two = pool[i].one, pool[j].two
+        text = _join(one.text, two.text, rng)
+        if text in texts:
+            continue
+        texts.add(text)
+        graph = union(one.graph, two.graph)
+        foils = (pool[i].first, pool[j].second)
+        out.append(TextNegative("comp", RULES[slots.kind], text, graph, foils))
+        if len(out) >= limit:
+            break
+    graph = union(sub, compound_graph(second.compound))
+    return MatchedSet(RULES[slots.kind], positive, graph, second.compound, out)
