@@ -16,8 +16,14 @@ caption's two (three) atoms plus two atoms of the image's *other* true compounds
   synonyms, name no object of ``G`` whose box overlaps one of the caption's objects with
   IoU ≥ 0.5 (the same thing under another name), its attribute is a colour exactly when the
   caption's is ("a pink car" draws colours, "a wooden table" other attributes), its atoms (and,
-  with ``compound_seen``, the compound) are seen by the training corpus (so the positive stays in
-  the caption's split), and both edits below are placeable and false of the image;
+  for seen-compound captions, the compound) are seen by the training corpus (so the positive
+  stays in the caption's split), its attribute is not an existence or scene word
+  (:data:`EXISTENTIAL`: "cars are present" is true wherever there are cars), its object is
+  neither a mass noun nor plural, and both edits below are placeable and false of the image;
+* only a caption made of its atoms' words and :data:`FILLER` words gets a set ("the floor is
+  grey", "there is a white table", "the tv is on the shelf"): the second conjunct is the
+  caption rewritten, and any other word ("the wall is cream in colour") would be claimed of the
+  second compound too; nor does a caption whose attribute is existential;
 * the **positive** joins the caption and the caption rewritten with both atoms of one pool
   compound ``T`` chosen by seed ("a pink car and a white plate"). The caption is the region's
   own Visual Genome description (true by annotation; its parse is often not in ``G``, whose
@@ -52,19 +58,31 @@ from crepe_datasets.generators.negatives.atom import SAME_THING_IOU
 from crepe_datasets.generators.negatives.comp import PUNCTUATION, TextNegative, union
 from crepe_datasets.generators.negatives.foils import colour_sense, synonyms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
-from crepe_datasets.generators.negatives.surface import replace_atom
-from crepe_datasets.scenegraph.lexicon import lemmatize_verb
+from crepe_datasets.generators.negatives.senses import is_mass
+from crepe_datasets.generators.negatives.surface import find_atom, replace_atom
+from crepe_datasets.scenegraph.lexicon import lemmatize_verb, singularize
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Compound, Relationship, SceneGraph, SGObject
 
 STAGE = "systematicity_comp_matched"
 INSIDE = 0.5  # share of an object's box inside the region: the object shows in the crop
-MIN_POOL = 3  # 3 pool compounds give 9 (attribute, object) foil pairs for a set of 1 + 6
+MIN_PAIRS = 6  # distinct foil pairs a set of 1 + 6 needs (at least 3 pool compounds)
 RULES = {
     "attribute_object": "comp_matched:attribute_object",
     "object_relationship_object": "comp_matched:object_relationship_object",
 }
 _PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
+_WORD = re.compile(r"[a-z0-9]+")
+# the only words a caption may hold besides its atoms' words: the second conjunct is the caption
+# rewritten, so any other word ("in colour", "dinning", a second colour) would be claimed of the
+# second compound too ("the branch is present in colour")
+FILLER = frozenset({"a", "an", "the", "is", "are", "there"})
+# attributes that say a thing exists or where the photo was taken, not what a thing looks like:
+# "cars are present" is true wherever the image has cars, whatever G's attributes say
+EXISTENTIAL = frozenset(
+    {"present", "visible", "shown", "pictured", "seen", "available", "indoors", "outdoors",
+     "inside", "outside", "daytime", "nighttime", "day", "night", "here", "there"}
+)  # fmt: skip
 _AUXILIARIES = frozenset({"is", "are", "be", "was", "were", "a", "an", "the"})
 
 
@@ -246,6 +264,24 @@ def _same_thing(g: GraphIndex, name: str, caption_names: set[str]) -> bool:
     return False
 
 
+def _number_clash(sub: SceneGraph, slots: _Slots, new: tuple[str, str]) -> bool:
+    """A new object name that is a mass noun or already plural ("eyeglasses"): the edit would
+    write it with an article or a plural ending it cannot take ("eyeglasseses")."""
+    objects = [new[1]] if slots.kind == "attribute_object" else list(new)
+    return any(is_mass(o) or singularize(o.split()[-1]) != o.split()[-1] for o in objects)
+
+
+def minimal(caption: str, sub: SceneGraph) -> bool:
+    """Whether every word of ``caption`` is a word of one of its atoms or a :data:`FILLER`."""
+    covered: set[int] = set()
+    for atom in sub.atoms():
+        for start, end in find_atom(caption, atom.text):
+            covered.update(range(start, end))
+    return all(
+        m.group(0) in FILLER or m.start() in covered for m in _WORD.finditer(caption.lower())
+    )
+
+
 def _reason(
     c: Compound,
     sub: SceneGraph,
@@ -261,15 +297,17 @@ def _reason(
     words = {o.name for o in sub.objects} | {a for o in sub.objects for a in o.attributes}
     if not all(_PLAIN.fullmatch(w) for w in new):
         return "matched_second_not_plain_words", new
+    if slots.kind == "attribute_object" and new[0] in EXISTENTIAL:
+        return "matched_second_attribute_existential", new
+    if _number_clash(sub, slots, new):
+        return "matched_second_object_mass_or_plural", new
     if any(
         w in words or w in synonyms(old) or old in synonyms(w)
         for w, old in zip(new, slots.old, strict=True)
     ) or (slots.kind != "attribute_object" and new[0] == new[1]):
         return "matched_second_shares_caption_atom", new
-    if slots.kind == "attribute_object" and (colour_sense(new[0]) is None) != (
-        colour_sense(slots.old[0]) is None
-    ):
-        return "matched_attribute_of_other_kind", new
+    if slots.kind == "attribute_object" and colour_sense(new[0]) is None:
+        return "matched_second_attribute_not_a_colour", new
     names = {o.name for o in sub.objects}
     objects = [new[1]] if slots.kind == "attribute_object" else list(new)
     if any(_same_thing(g, name, names) for name in objects):
@@ -292,7 +330,25 @@ def _conjunct(
     graph = slots.edit(first, second)
     if (first is None or second is None) and holds(n, graph):
         return None, "matched_conjunct_true_in_image_graph"
+    if (first is None or second is None) and not _known_otherwise(n, slots, graph, first):
+        return None, "matched_conjunct_not_known_false"
     return Conjunct(text, graph), None
+
+
+def _known_otherwise(n: GraphIndex, slots: _Slots, graph: SceneGraph, first: str | None) -> bool:
+    """Whether the conjunct is known false beyond ``G`` not containing it. The caption's own
+    object in another colour, or its subject with the same predicate to another object, is
+    false by the caption itself (colours and support relations exclude each other); the
+    caption's colour on another object of the image needs that object's colour in ``G``: every
+    object of that name has a colour of its own ("the chair is brown" is false of a chair
+    annotated black, not of one whose colour nobody wrote down)."""
+    if slots.kind != "attribute_object" or first is not None:
+        return True
+    name = next(o.name for o in graph.objects if o.attributes)
+    ids = n.by_name.get(name, [])
+    return bool(ids) and all(
+        any(colour_sense(a) is not None for a in n.by_id[i].attributes) for i in ids
+    )
 
 
 def matched_pool(
@@ -313,6 +369,12 @@ def matched_pool(
         return None
     if PUNCTUATION.search(caption):
         log.drop(STAGE, "matched_caption_has_punctuation", caption)
+        return None
+    if not minimal(caption, sub):
+        log.drop(STAGE, "matched_caption_has_words_outside_its_atoms", caption)
+        return None
+    if slots.kind == "attribute_object" and colour_sense(slots.old[0]) is None:
+        log.drop(STAGE, "matched_caption_attribute_not_a_colour", caption)
         return None
     n = normalized_index(g)
     pool = []
@@ -361,8 +423,8 @@ def matched_set(
     negatives (the module docstring).
 
     ``admit`` says whether a pool compound may join the positive (the caller's seen-table
-    rule; default: every compound). ``None`` (counted in ``drops``) when fewer than
-    :data:`MIN_POOL` compounds are in the pool or none holds in the region.
+    rule; default: every compound). ``None`` (counted in ``drops``) when the pool gives fewer
+    than :data:`MIN_PAIRS` distinct foil pairs, or none of its compounds holds in the region.
     """
     log = drops if drops is not None else DropLog()
     found = matched_pool(caption, sub, g, admit or (lambda c: True), region, log)
@@ -370,8 +432,9 @@ def matched_set(
         return None
     slots, pool = found
     n = normalized_index(g, inside(g, region))
-    if len(pool) < MIN_POOL:
-        log.drop(STAGE, f"matched_fewer_than_{MIN_POOL}_pool_compounds", caption)
+    pairs = {(p.first, q.second) for p in pool for q in pool if p.first != q.second}
+    if len(pairs) < MIN_PAIRS:
+        log.drop(STAGE, f"matched_fewer_than_{MIN_PAIRS}_foil_pairs", caption)
         return None
     order = list(range(len(pool)))
     rng.shuffle(order)
@@ -385,10 +448,10 @@ def matched_set(
         log.drop(STAGE, "matched_no_true_positive", caption)
         return None
     positive = _join(caption, second.both.text, rng)
-    pairs = [(i, j) for i in range(len(pool)) for j in range(len(pool))]
-    rng.shuffle(pairs)
+    indices = [(i, j) for i in range(len(pool)) for j in range(len(pool))]
+    rng.shuffle(indices)
     out, texts = [], {positive}
-    for i, j in pairs:
+    for i, j in indices:
         if pool[i].first == pool[j].second:  # a relation's two foils would name one object
             continue
         one, two = pool[i].one, pool[j].two
