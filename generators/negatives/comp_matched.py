@@ -7,15 +7,14 @@ text of a set is two copies of the caption's wording joined by " and ", and ever
 caption's two (three) atoms plus two atoms of the image's *other* true compounds:
 
 * the **pool** is every compound of the image's full Visual Genome graph ``G`` of the caption's
-  kind, on objects inside the caption's region (at least :data:`INSIDE` of each object's box:
-  the model sees the region's crop, so the positive must be true of the crop), that the caption
-  does not contain: attribute–object ``(b, x)`` for a caption ``(a, o)``;
+  kind that the caption does not contain: attribute–object ``(b, x)`` for a caption ``(a, o)``
+  (colours only: a caption's colour and a pool colour exclude each other, where "large" and
+  "clean" do not);
   subject–relation–object ``(s', p, o')`` with the caption's predicate ``p`` for a caption
   ``(s, p, o)`` (predicates compared by verb lemma: "riding" is "ride"). A pool compound is kept
   when its words are plain lower-case words, differ from the caption's atoms and their WordNet
   synonyms, name no object of ``G`` whose box overlaps one of the caption's objects with
-  IoU ≥ 0.5 (the same thing under another name), its attribute is a colour exactly when the
-  caption's is ("a pink car" draws colours, "a wooden table" other attributes), its atoms (and,
+  IoU ≥ 0.5 (the same thing under another name), its atoms (and,
   for seen-compound captions, the compound) are seen by the training corpus (so the positive
   stays in the caption's split), its attribute is not an existence or scene word
   (:data:`EXISTENTIAL`: "cars are present" is true wherever there are cars), its object is
@@ -23,19 +22,24 @@ caption's two (three) atoms plus two atoms of the image's *other* true compounds
 * only a caption made of its atoms' words and :data:`FILLER` words gets a set ("the floor is
   grey", "there is a white table", "the tv is on the shelf"): the second conjunct is the
   caption rewritten, and any other word ("the wall is cream in colour") would be claimed of the
-  second compound too; nor does a caption whose attribute is existential;
+  second compound too; an attribute–object caption needs a colour attribute;
 * the **positive** joins the caption and the caption rewritten with both atoms of one pool
-  compound ``T`` chosen by seed ("a pink car and a white plate"). The caption is the region's
-  own Visual Genome description (true by annotation; its parse is often not in ``G``, whose
-  relations are incomplete), and ``T``'s graph must hold in ``G`` restricted to the region's
-  objects;
+  compound ``T`` chosen by seed among those on objects inside the caption's region (at least
+  :data:`INSIDE` of each object's box: the model sees the region's crop, so the positive must
+  be true of the crop): "a pink car and a white plate". The caption is the region's own Visual
+  Genome description (true by annotation; its parse is often not in ``G``, whose relations are
+  incomplete), and ``T``'s graph must hold in ``G`` cut to the region's objects;
 * each **negative** is HN-COMP with foils taken from the pool: the caption with its attribute
   replaced by the attribute of a pool compound, joined with the caption with its object replaced
   by the object of a pool compound ("a white car and a pink plate"; for relations
-  "s p o' and s' p o"). Both conjuncts must be false of the image.
+  "s p o' and s' p o"). Both conjuncts must be false of the whole image, and the caption's
+  colour on another object is used only where ``G`` gives every object of that name a colour
+  (not "the chair is brown" of a chair whose colour nobody wrote down). A foil may name an
+  object outside the crop (the pool is the whole image's; cut to the region it left half the
+  captions without six foil pairs on the 100-image sample).
 
-Positive and negatives thus draw their two extra atoms from the same pool, are written by the
-same edit of the caption (:func:`crepe_datasets.generators.negatives.surface.replace_atom`) and
+Positive and negatives thus draw their two extra atoms from the image's true compounds, are
+written by the same edit of the caption (:func:`crepe_datasets.generators.negatives.surface.replace_atom`) and
 joined in the same way; which conjunct comes first is a coin flip for every text. What separates
 them is only which atoms are bound together.
 
@@ -77,6 +81,11 @@ _WORD = re.compile(r"[a-z0-9]+")
 # rewritten, so any other word ("in colour", "dinning", a second colour) would be claimed of the
 # second compound too ("the branch is present in colour")
 FILLER = frozenset({"a", "an", "the", "is", "are", "there"})
+# phrases true of any conjunct they are copied into ("the couch is blue in colour", "there is a
+# black chair in the picture")
+FILLER_PHRASES = re.compile(
+    r"\b(?:(?:in|of) (?:the |this )?(?:colou?r|picture|image|photo)|colou?red)\b"
+)
 # attributes that say a thing exists or where the photo was taken, not what a thing looks like:
 # "cars are present" is true wherever the image has cars, whatever G's attributes say
 EXISTENTIAL = frozenset(
@@ -233,21 +242,18 @@ def _slots(sub: SceneGraph) -> _Slots | None:
     return _Slots("attribute_object", (attr, obj.name), ("attribute", "object"), edit_ao)
 
 
-def _pool_compounds(
-    sub: SceneGraph, slots: _Slots, g: GraphIndex, ids: frozenset[int]
-) -> list[Compound]:
-    """Distinct compounds of ``G`` of the caption's kind among the objects ``ids`` (sorted),
-    predicate written as the caption's."""
+def _pool_compounds(sub: SceneGraph, slots: _Slots, g: GraphIndex) -> list[Compound]:
+    """Distinct compounds of ``G`` of the caption's kind (sorted), predicate written as the
+    caption's."""
     out = set()
     if slots.kind == "attribute_object":
         for o in g.graph.objects:
-            if o.id in ids:
-                out.update(Compound("attribute_object", (a, o.name)) for a in o.attributes)
+            out.update(Compound("attribute_object", (a, o.name)) for a in o.attributes)
         return sorted(out)
     predicate = sub.relationships[0].predicate
     key = predicate_key(predicate)
     for r in g.graph.relationships:
-        if r.subject in ids and r.object in ids and predicate_key(r.predicate) == key:
+        if r.subject in g.by_id and r.object in g.by_id and predicate_key(r.predicate) == key:
             s, o = g.name(r.subject), g.name(r.object)
             out.add(Compound("object_relationship_object", (s, predicate, o)))
     return sorted(out)
@@ -272,8 +278,11 @@ def _number_clash(sub: SceneGraph, slots: _Slots, new: tuple[str, str]) -> bool:
 
 
 def minimal(caption: str, sub: SceneGraph) -> bool:
-    """Whether every word of ``caption`` is a word of one of its atoms or a :data:`FILLER`."""
+    """Whether every word of ``caption`` is a word of one of its atoms, a :data:`FILLER` word
+    or in a :data:`FILLER_PHRASES` phrase."""
     covered: set[int] = set()
+    for m in FILLER_PHRASES.finditer(caption.lower()):
+        covered.update(range(m.start(), m.end()))
     for atom in sub.atoms():
         for start, end in find_atom(caption, atom.text):
             covered.update(range(start, end))
@@ -356,7 +365,6 @@ def matched_pool(
     sub: SceneGraph,
     g: GraphIndex,
     admit: Callable[[Compound], bool],
-    region: Box | None = None,
     drops: DropLog | None = None,
 ) -> tuple[_Slots, list[PoolCompound]] | None:
     """The caption's slots and its pool (see the module docstring); ``None`` for a caption
@@ -378,7 +386,7 @@ def matched_pool(
         return None
     n = normalized_index(g)
     pool = []
-    for c in _pool_compounds(sub, slots, g, inside(g, region)):
+    for c in _pool_compounds(sub, slots, g):
         reason, new = _reason(c, sub, slots, g, admit)
         one = two = both = None
         if reason is None:
@@ -427,7 +435,7 @@ def matched_set(
     than :data:`MIN_PAIRS` distinct foil pairs, or none of its compounds holds in the region.
     """
     log = drops if drops is not None else DropLog()
-    found = matched_pool(caption, sub, g, admit or (lambda c: True), region, log)
+    found = matched_pool(caption, sub, g, admit or (lambda c: True), log)
     if found is None:
         return None
     slots, pool = found
@@ -436,17 +444,11 @@ def matched_set(
     if len(pairs) < MIN_PAIRS:
         log.drop(STAGE, f"matched_fewer_than_{MIN_PAIRS}_foil_pairs", caption)
         return None
-    order = list(range(len(pool)))
-    rng.shuffle(order)
-    second = None
-    for i in order:
-        if holds(n, compound_graph(pool[i].compound)):
-            second = pool[i]
-            break
-        log.drop(STAGE, "matched_second_not_in_region_graph", f"{caption} + {pool[i].compound}")
-    if second is None:
-        log.drop(STAGE, "matched_no_true_positive", caption)
+    in_region = [p for p in pool if holds(n, compound_graph(p.compound))]
+    if not in_region:
+        log.drop(STAGE, "matched_no_pool_compound_in_region", caption)
         return None
+    second = rng.choice(in_region)
     positive = _join(caption, second.both.text, rng)
     indices = [(i, j) for i in range(len(pool)) for j in range(len(pool))]
     rng.shuffle(indices)

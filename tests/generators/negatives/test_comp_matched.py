@@ -94,10 +94,10 @@ def test_positive_true_negatives_false(vg_sets) -> None:
 def test_every_conjunct_of_a_negative_is_false_and_foils_come_from_the_pool(vg_sets) -> None:
     sets, _ = vg_sets
     checked = 0
-    for caption, sub, g, box, m in sets:
+    for caption, sub, g, _, m in sets:
         if m is None:
             continue
-        found = matched_pool(caption, sub, g, lambda c: True, box)
+        found = matched_pool(caption, sub, g, lambda c: True)
         assert found is not None
         _, pool = found
         n = normalized_index(g)
@@ -121,7 +121,7 @@ def test_drops_are_counted_and_sets_are_deterministic(vg_sets) -> None:
     counts = drops.to_dict()["systematicity_comp_matched"]
     assert missing > 0 and sum(counts.values()) >= missing
     assert counts["matched_fewer_than_6_foil_pairs"] > 0
-    caption, sub, g, box, m = next(s for s in sets if s[4] is not None)
+    caption, sub, g, box, _ = next(s for s in sets if s[4] is not None)
     again = matched_set(caption, sub, g, random.Random("x"), 18, None, box)
     same = matched_set(caption, sub, g, random.Random("x"), 18, None, box)
     assert again is not None and same is not None
