@@ -8,6 +8,7 @@ PIP := $(PY) -m pip
 # disk); override with `make setup TORCH_SPEC="torch torchvision"` elsewhere.
 TORCH_SPEC ?= torch==2.14.1 torchvision==0.29.1
 STAMP := $(VENV)/.crepe-installed
+DOCS_STAMP := $(VENV)/.crepe-docs-installed
 WORDNET := .nltk_data/corpora/wordnet/lexnames
 DEMO_OUT ?= out/demo
 # Label Studio (human verification tests): its own virtualenv, since its pins differ from ours.
@@ -15,7 +16,7 @@ LS_VENV ?= .ls-venv
 LS_SPEC ?= label-studio==1.23.2
 LS_STAMP := $(LS_VENV)/.crepe-installed
 
-.PHONY: setup java label-studio demo test wheel-smoke lint format bench clean
+.PHONY: setup java label-studio demo test test-fast wheel-smoke lint format docs bench clean
 
 setup: $(STAMP) $(WORDNET) java
 
@@ -60,12 +61,27 @@ demo: setup
 test: setup label-studio
 	$(PY) -m pytest -q
 
+# The quick loop while editing: every test but those marked `slow` (builds, models, servers).
+test-fast: setup
+	$(PY) -m pytest -q -m "not slow"
+
 # The installed wheel, not the checkout: fresh venv outside the repository, `crepe doctor` + `crepe demo`.
 wheel-smoke: setup
 	PYTHON=$(PY) bash .ci/wheel-smoke
 
 lint: setup
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+# The documentation site (mkdocs-material, the `docs` extra) into site/; --strict fails on any
+# broken link or missing page.
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+$(DOCS_STAMP): setup.cfg | $(STAMP)
+	$(PIP) install --quiet --disable-pip-version-check -e ".[docs]" 2>&1 | grep -v "^WARNING: Location" || true
+	$(PY) -c "import mkdocs, material" \
+	  || { echo "docs: mkdocs-material did not install (see the pip output above)"; exit 1; }
+	@touch $@
 
 format: setup
 	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .
@@ -74,4 +90,4 @@ bench: setup
 	@for script in scripts/bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(LS_VENV) .nltk_data out .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) $(LS_VENV) .nltk_data out site .pytest_cache .ruff_cache *.egg-info

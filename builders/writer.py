@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -69,6 +70,65 @@ def _features_for(rows_by_split: Mapping[str, Rows], embed_images: bool):
 
 Embed = Callable[[list[dict]], list[dict]]
 
+_LIST_TYPES = {"List": "list", "LargeList": "large_list"}
+
+
+def _snake_case(name: str) -> str:
+    """``ClassLabel`` → ``class_label``, ``Array2D`` → ``array2_d`` (the Hub's YAML type names)."""
+    name = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
+    return re.sub(r"([a-z\d])([A-Z])", r"\1_\2", name).lower()
+
+
+def _yaml_feature(feature: Any) -> dict[str, Any]:
+    """One entry of ``Features.to_dict()`` in the YAML form of a card's ``dataset_info``.
+
+    The form the Hub documents for ``dataset_info.features``: a value is ``{dtype: string}``, a
+    list ``{list: <inner>}`` (the inner form shortened to its dtype or its struct fields when that
+    is all it holds), a struct ``{struct: [{name: ..., ...}, ...]}``, any other feature type
+    ``{dtype: <snake_case type>}`` with its parameters beneath (class labels keyed ``'0'``, ``'1'`` …).
+    """
+    if isinstance(feature, list):  # the shorthand ``[feature]`` of a list
+        return {"list": _short(_yaml_feature(feature[0]))}
+    kind = feature.get("_type")
+    params = {key: value for key, value in feature.items() if key != "_type"}
+    if kind == "Value":
+        return params
+    if kind in _LIST_TYPES:
+        inner = _yaml_feature(params.pop("feature"))
+        return {_LIST_TYPES[kind]: _short(inner), **params}
+    if kind is None:
+        return {"struct": [{"name": name, **_yaml_feature(sub)} for name, sub in feature.items()]}
+    if not params:
+        return {"dtype": _snake_case(kind)}
+    if kind == "ClassLabel" and isinstance(params.get("names"), list):
+        params["names"] = {str(i): label for i, label in enumerate(params["names"])}
+    return {"dtype": {_snake_case(kind): params}}
+
+
+def _short(inner: dict[str, Any]) -> Any:
+    """A list's inner form shortened: ``{dtype: x}`` → ``x``, ``{struct: [...]}`` → ``[...]``."""
+    if list(inner) == ["dtype"]:
+        return inner["dtype"]
+    if list(inner) == ["struct"]:
+        return inner["struct"]
+    return inner
+
+
+def yaml_features(features: Any) -> list[dict[str, Any]]:
+    """``datasets.Features`` as the card's YAML ``dataset_info.features`` list.
+
+    Built from the public ``Features.to_dict()`` (the form ``datasets`` writes to
+    ``dataset_info.json``), so the card does not depend on a private method of ``datasets``.
+
+    Args:
+        features: a ``datasets.Features`` object.
+
+    Returns:
+        One ``{"name": column, ...}`` mapping per column, in column order.
+    """
+    plain = json.loads(json.dumps(features.to_dict()))
+    return _yaml_feature(plain)["struct"]
+
 
 def failed_checks(validation: Mapping[str, Any]) -> list[str]:
     """One line per failed check of a manifest's ``validation`` (``{name: {"passed": …}}``)."""
@@ -77,7 +137,9 @@ def failed_checks(validation: Mapping[str, Any]) -> list[str]:
         if not isinstance(result, Mapping) or result.get("passed", True):
             continue
         configs = result.get("configs") or {}
-        if "targets" in result:  # the blind audit: only its target configs decide, per split
+        if "folds" in result:  # the trained blind audit: its target configs decide, pooled
+            configs = {c: configs[c]["all"] for c in result["targets"] if configs[c].get("all")}
+        elif "targets" in result:  # the blind audit: only its target configs decide, per split
             configs = {
                 f"{c}/{split}": r
                 for c in result["targets"]
@@ -216,7 +278,7 @@ def write_dataset(
     if failed:
         manifest.validation["failed_checks"] = failed
     counts: dict[str, dict[str, int]] = {}
-    yaml_features: dict[str, list] = {}
+    card_features: dict[str, list] = {}
     written: list[Path] = []
     with atomic_directory(out_dir) as tmp:
         for config, splits in tables.items():
@@ -234,7 +296,7 @@ def write_dataset(
             folder = tmp / "data" / config
             folder.mkdir(parents=True, exist_ok=True)
             counts[config] = {}
-            yaml_features[config] = config_features._to_yaml_list()
+            card_features[config] = yaml_features(config_features)
             schema = config_features.arrow_schema
             for split, rows in splits.items():
                 # An empty split stays in the counts (as 0) but gets no file: `datasets`
@@ -244,7 +306,7 @@ def write_dataset(
                 )
                 written += paths
         manifest.counts = counts
-        manifest.features = yaml_features
+        manifest.features = card_features
         manifest.outputs = [
             InputFile(str(p.relative_to(tmp)), d.bytes, d.sha256)
             for p in written

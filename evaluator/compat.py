@@ -59,7 +59,10 @@ def _group_rows(samples: Iterable[Any]) -> dict[str, dict[str, list]]:
     return {"bivlc": {"test": rows}}
 
 
-def _read(kind: str, path: str, drops: DropLog) -> tuple[str, TaskSpec, dict[str, dict[str, list]]]:
+def read_benchmark(
+    kind: str, path: str, drops: DropLog
+) -> tuple[str, TaskSpec, dict[str, dict[str, list]]]:
+    """``(name, task, {config: {split: rows}})`` of a released benchmark (module docstring)."""
     if kind == "crepe-release":
         from crepe_datasets.builders.sources.crepe_release import read_crepe_release
 
@@ -121,7 +124,7 @@ def open_compat(spec: str, kind: str, path: str) -> DatasetSource:
             f"{kind} path {location} does not exist; fix the path in --dataset {spec}."
         )
     drops = DropLog()
-    name, task, tables = _read(kind, str(location), drops)
+    name, task, tables = read_benchmark(kind, str(location), drops)
     _check_images(spec, task, tables)
     checksum = combined_checksum(describe_inputs([location]))
     configs = dict.fromkeys(sorted(tables), task)

@@ -1,5 +1,5 @@
 """``crepe validate dataset`` as a function: files against the manifest, row invariants, audits
-(formatting shortcuts and blind text-only baselines).
+(formatting shortcuts, untrained blind text-only baselines and the trained blind audit).
 
 Used by the command and by ``crepe publish``, which refuses to upload a folder that fails.
 """
@@ -14,17 +14,19 @@ from crepe_datasets.validation.blind import BlindReport, blind_audit
 from crepe_datasets.validation.files import FileReport, check_files
 from crepe_datasets.validation.invariants import InvariantReport, check_rows, read_tables
 from crepe_datasets.validation.shortcuts import ShortcutReport, audit_rows
+from crepe_datasets.validation.trained_blind import TrainedReport, trained_audit
 
 
 @dataclass
 class DatasetValidation:
-    """The four reports; the row checks run only when the files match the manifest."""
+    """The five reports; the row checks run only when the files match the manifest."""
 
     folder: Path
     files: FileReport
     invariants: InvariantReport | None = None
     shortcuts: ShortcutReport | None = None
     blind: BlindReport | None = None
+    trained: TrainedReport | None = None
 
     @property
     def passed(self) -> bool:
@@ -35,6 +37,7 @@ class DatasetValidation:
             and self.shortcuts is not None
             and self.shortcuts.passed
             and (self.blind is None or self.blind.passed)
+            and (self.trained is None or self.trained.passed)
         )
 
     def failures(self) -> list[str]:
@@ -57,6 +60,13 @@ class DatasetValidation:
                 for c in self.blind.configs
                 if not self.blind.passed_config(c)
             ]
+        if self.trained is not None and not self.trained.passed:
+            out += [
+                f"trained blind audit: {c} {r['all']['best_baseline']} R@1 {r['all']['best_r1']} "
+                f"vs chance {r['all']['chance']}"
+                for c, r in self.trained.configs.items()
+                if r.get("target") and not r["passed"]
+            ]
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -66,6 +76,7 @@ class DatasetValidation:
             "invariants": self.invariants.to_dict() if self.invariants else None,
             "shortcuts": self.shortcuts.to_dict() if self.shortcuts else None,
             "blind_baselines": self.blind.to_dict() if self.blind else None,
+            "trained_blind": self.trained.to_dict() if self.trained else None,
         }
 
 
@@ -96,4 +107,5 @@ def validate_dataset(folder: str | Path, lm_corpus: str | Path | None = None) ->
     }
     result.shortcuts = audit_rows(with_negatives)
     result.blind = blind_audit(with_negatives, lm_corpus)
+    result.trained = trained_audit(with_negatives)
     return result

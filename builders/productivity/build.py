@@ -87,6 +87,8 @@ class ProductivitySettings:
     negatives_per_type: int = 5
     min_negatives: int = 5
     spare_negatives: int = 7
+    foil_cap: int | None = 3
+    foil_rate: float = 1.0
     min_n: int = MIN_N
     max_n: int = MAX_N
     limit: int | None = None
@@ -193,8 +195,10 @@ def build_productivity(
     from crepe_datasets.builders.writer import write_dataset
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
     from crepe_datasets.validation.blind import blind_audit
+    from crepe_datasets.validation.foil_imbalance import foil_balance_summary
     from crepe_datasets.validation.invariants import check_rows
     from crepe_datasets.validation.shortcuts import audit_rows
+    from crepe_datasets.validation.trained_blind import trained_audit
 
     graphs_path, image_data_path = _vg_files(s.vg)
     if not MIN_N <= s.min_n <= s.max_n <= MAX_N:
@@ -286,10 +290,13 @@ def build_productivity(
     }
     if "llm" in writers:
         manifest.summary["llm_usage"] = writers["llm"].usage
+    with_negatives = {c: t for c, t in tables.items() if c != "raw"}
+    manifest.summary["foil_balance"] = foil_balance_summary(with_negatives)
     manifest.validation = {
         "invariants": check_rows(tables).to_dict(),
-        "shortcuts": audit_rows({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
-        "blind_baselines": blind_audit({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
+        "shortcuts": audit_rows(with_negatives).to_dict(),
+        "blind_baselines": blind_audit(with_negatives).to_dict(),
+        "trained_blind": trained_audit(with_negatives).to_dict(),
     }
     cropper = ImageCropper(s.images, manifest.drops) if s.images else None
     with scratch:

@@ -32,14 +32,21 @@ from typing import Any
 
 from crepe_datasets.builders.productivity.clean import clean_graph
 from crepe_datasets.builders.productivity.items import (
+    add_candidates,
     drop_entailed,
     drop_other_captions,
     render_items,
-    sample_items,
+    sample_walk_items,
 )
-from crepe_datasets.builders.productivity.refine import RefineStats, default_scorers, refine
+from crepe_datasets.builders.productivity.refine import (
+    RefineState,
+    RefineStats,
+    default_scorers,
+    refine,
+)
 from crepe_datasets.builders.productivity.rows import item_record, record_rows, split_name
 from crepe_datasets.builders.productivity.sampler import MIN_N
+from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.scenegraph.provenance import DropLog, atomic_path
 from crepe_datasets.scenegraph.types import SceneGraph
 
@@ -146,26 +153,39 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
     def writer_for(n: int) -> str:
         return "llm" if "llm" in writers and n > MIN_N else "template"
 
-    items = []
-    for graph, image_file in records:
-        g = clean_graph(SceneGraph.from_dict(graph), drops)
-        items += sample_items(
+    graphs = [(clean_graph(SceneGraph.from_dict(graph), drops), f) for graph, f in records]
+    walked = [
+        (g, sample_walk_items(g, f, complexities, s.seed, s.walks, writer_for, drops))
+        for g, f in graphs
+    ]
+    refine_state = RefineState()
+    vocab = None
+    if s.refine and s.foil_cap is not None:  # the walks are known: so are the positives' words
+        positives = Counter(
+            a for _, items in walked for it in items for a in positive_atoms(it.graph)
+        )
+        refine_state.ledger = FoilLedger.for_positives(s.foil_cap, s.foil_rate, positives)
+        vocab = Counter((a.type, a.text) for g, _ in graphs for a in g.atoms())
+    rendered: list = []
+    for g, items in walked:  # image by image, so each image's foils see the ledger so far
+        add_candidates(
+            items,
             g,
-            image_file,
-            complexities,
             s.seed,
-            s.walks,
             k + s.spare_negatives,
-            writer_for,
             drops,
             ranker=state["ranker"],
+            ledger=refine_state.ledger,
+            vocab=vocab,
+            forecast=k,
         )
-    rendered = render_items(items, writers, drops)
-    drop_other_captions(rendered, drops)
-    if state["entailed"] is not None:
-        drop_entailed(rendered, state["entailed"], drops)
-    if s.refine:
-        refine(rendered, state["scorers"], k, stats, drops=drops)
+        done = render_items(items, writers, drops)
+        drop_other_captions(done, drops)
+        if state["entailed"] is not None:
+            drop_entailed(done, state["entailed"], drops)
+        if s.refine:
+            refine(done, state["scorers"], k, stats, drops=drops, state=refine_state)
+        rendered += done
     generated: dict[str, Counter] = defaultdict(Counter)
     for r in rendered:
         generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)

@@ -21,7 +21,7 @@ Seeds: the negatives of walk ``k`` of (image, n) use ``"{seed}:{image}:{n}:{k}:{
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +42,7 @@ from crepe_datasets.generators.captions import (
 from crepe_datasets.generators.captions.phrases import broken_reason
 from crepe_datasets.generators.negatives import NEGATIVE_TYPES, NegativeCandidate, compact_json
 from crepe_datasets.generators.negatives.atom import atom_negatives
+from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import negate_negatives
 from crepe_datasets.generators.negatives.swap import swap_negatives
@@ -75,6 +76,7 @@ class Negative:
     rule: str
     text: str
     source: SceneGraph | str
+    exchange: tuple[str, str, str] | None = None
 
     @property
     def graph(self) -> str:
@@ -103,12 +105,27 @@ def sample_items(
     region_filter: RegionFilter | None = None,
     ranker: Any = None,
 ) -> list[Item]:
-    """Walks for every n, filtered and deduplicated, each with its negative candidates.
+    """Walks for every n, filtered and deduplicated, each with its negative candidates
+    (:func:`sample_walk_items`, then :func:`add_candidates`)."""
+    items = sample_walk_items(
+        g, image_file, complexities, seed, walks, writer_for, drops, region_filter
+    )
+    add_candidates(items, g, seed, candidates_per_type, drops, ranker)
+    return items
 
-    ``ranker`` (``rank(sentences) -> scores``) orders HN-ATOM foils by plausibility in context.
-    """
+
+def sample_walk_items(
+    g: SceneGraph,
+    image_file: str,
+    complexities: Sequence[int],
+    seed: int,
+    walks: int,
+    writer_for: Callable[[int], str],
+    drops: DropLog,
+    region_filter: RegionFilter | None = None,
+) -> list[Item]:
+    """Walks for every n, filtered and deduplicated, as items without negatives yet."""
     rf = region_filter or RegionFilter()
-    index = GraphIndex(g)
     dedup = PatchDeduplicator()
     items: list[Item] = []
     facts = walk_facts(g)
@@ -126,20 +143,47 @@ def sample_items(
             if reason is not None:
                 drops.drop("productivity_region", reason, f"image {g.image_id} n={n} walk {k}")
                 continue
-            item = Item(str(g.image_id), image_file, n, k, result.graph, region, writer_for(n))  # type: ignore[arg-type]
-            rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
-            sub = result.graph
-            item.candidates += atom_negatives(
-                sub, index, rngs["atom"], candidates_per_type, drops, ranker
+            items.append(
+                Item(str(g.image_id), image_file, n, k, result.graph, region, writer_for(n))  # type: ignore[arg-type]
             )
-            item.candidates += swap_negatives(
-                sub, index, rngs["swap"], candidates_per_type, n, drops
-            )
-            item.candidates += negate_negatives(
-                sub, index, rngs["negate"], min(candidates_per_type, NEGATE_CANDIDATES), drops
-            )
-            items.append(item)
     return items
+
+
+def add_candidates(
+    items: list[Item],
+    g: SceneGraph,
+    seed: int,
+    candidates_per_type: int,
+    drops: DropLog,
+    ranker: Any = None,
+    ledger: FoilLedger | None = None,
+    vocab: Counter | None = None,
+    forecast: int = 0,
+) -> None:
+    """Each item's negative candidates (HN-ATOM, HN-SWAP, HN-NEG) from the image graph ``g``.
+
+    ``ranker`` (``rank(sentences) -> scores``) orders HN-ATOM foils by plausibility in context.
+    ``ledger`` (the refinement's, :mod:`crepe_datasets.generators.negatives.foil_balance`)
+    steers HN-ATOM foils toward balanced word uses: a copy of it records each item's first
+    ``forecast`` candidates (those the refinement most likely keeps), so that the image's later
+    items do not all reach for the same foils; ``vocab`` (``(kind, word)`` counts of the
+    chunk's image graphs) favours foils that are words of them.
+    """
+    index = GraphIndex(g)
+    ledger = ledger.copy() if ledger is not None else None
+    for item in items:
+        n, k, sub = item.n, item.walk, item.graph
+        rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
+        atoms = atom_negatives(
+            sub, index, rngs["atom"], candidates_per_type, drops, ranker, ledger, vocab
+        )
+        if ledger is not None:
+            ledger.record([c.exchange for c in atoms[:forecast]], positive_atoms(sub))  # type: ignore[misc]
+        item.candidates += atoms
+        item.candidates += swap_negatives(sub, index, rngs["swap"], candidates_per_type, n, drops)
+        item.candidates += negate_negatives(
+            sub, index, rngs["negate"], min(candidates_per_type, NEGATE_CANDIDATES), drops
+        )
 
 
 def render_items(
@@ -184,7 +228,7 @@ def render_items(
                 drops.drop(NEG_STAGE, f"{cand.type}_duplicate_text", text)
             else:
                 seen.add(text)
-                negatives.append(Negative(cand.type, cand.rule, text, cand.graph))
+                negatives.append(Negative(cand.type, cand.rule, text, cand.graph, cand.exchange))
         out.append(RenderedItem(item, caption, negatives))
     return out
 

@@ -23,6 +23,13 @@ rank among them is balanced under the generation-time blind scorers:
    negatives (stage ``productivity_refinement``, reason ``<type>_no_balanced_choice``, one
    count per candidate), so its row leaves that config (and ``hn_all``), not the dataset.
 
+Before step 3, HN-ATOM pools pass the foil ledger
+(:mod:`crepe_datasets.generators.negatives.foil_balance`, one per complexity in the chunk): only
+candidates that keep every word's foil and truth uses balanced within the ledger's cap, and no
+two with the same or synonymous foils, stay in the pool, best balancing first; the others are
+dropped (reason ``atom_foil_unbalanced``, one count per candidate), and an item whose pool falls
+below ``k`` loses its HN-ATOM negatives (``atom_no_balanced_foils``).
+
 The chosen negatives move to the front of the item's list (the configs take the first ``k``);
 the others stay behind them, unused. :class:`RefineStats` counts sets, candidates, those
 discarded and sets whose choice differs from the first ``k``, per type, for the manifest.
@@ -39,10 +46,21 @@ from typing import Any
 
 import numpy as np
 
-from crepe_datasets.builders.productivity.items import RenderedItem
+from crepe_datasets.builders.productivity.items import Negative, RenderedItem
+from crepe_datasets.generators.negatives import from_compact
+from crepe_datasets.generators.negatives.foil_balance import (
+    DEFAULT_CAP,
+    DEFAULT_RATE,
+    Exchange,
+    FoilLedger,
+    eligible,
+    exchange,
+    positive_atoms,
+)
 from crepe_datasets.scenegraph.provenance import DropLog
 
 REFINED_TYPES = ("atom", "swap")
+FOIL_BALANCED_TYPES = ("atom",)
 STAGE = "productivity_refinement"
 
 
@@ -175,6 +193,21 @@ def _state(score: float, base: float) -> int:
     return (score > base) - (score < base)
 
 
+@dataclass
+class RefineState:
+    """What the refinement carries from set to set in one chunk: the balances per (type,
+    complexity) and the foil ledger (``None``: no foil balance), shared with the HN-ATOM
+    generator so that it proposes foils the ledger can take."""
+
+    balances: dict[tuple[str, int], Balance] = field(default_factory=lambda: defaultdict(Balance))
+    ledger: FoilLedger | None = None
+
+    @classmethod
+    def with_foil_ledger(cls, cap: int | None, rate: float = DEFAULT_RATE) -> RefineState:
+        """A state with a foil ledger of ``cap`` and ``rate`` (none when ``cap`` is ``None``)."""
+        return cls(ledger=None if cap is None else FoilLedger(cap, rate))
+
+
 def refine(
     rendered: list[RenderedItem],
     scorers: Sequence[Callable[[str], float]],
@@ -182,19 +215,26 @@ def refine(
     stats: RefineStats,
     types: Sequence[str] = REFINED_TYPES,
     drops: DropLog | None = None,
+    state: RefineState | None = None,
 ) -> None:
     """Reorder each item's negatives so the first ``k`` of each type are the balanced choice;
-    an item without a balanced choice loses that type's negatives (counted)."""
-    balances: dict[tuple[str, int], Balance] = defaultdict(Balance)
+    an item without a balanced choice loses that type's negatives (counted). ``state`` carries
+    the balances and the foil ledger across calls (default: a new one, with a foil ledger of
+    :data:`DEFAULT_CAP`)."""
+    state = state or RefineState.with_foil_ledger(DEFAULT_CAP)
     for r in rendered:
         for t in types:
             pool = [neg for neg in r.negatives if neg.type == t]
+            exchanges: list[Exchange | None] = []
+            ledger = state.ledger if t in FOIL_BALANCED_TYPES else None
+            if ledger is not None and pool:
+                pool, exchanges = _balanced_pool(r, t, pool, ledger, k, stats, drops)
             if len(pool) < k:
                 continue
             c = stats.counts[t]
             c["sets"] += 1
             c["candidates"] += len(pool)
-            balance = balances[(t, r.item.n)]
+            balance = state.balances[(t, r.item.n)]
             base = [fn(r.caption) for fn in scorers[:2]]
             states = [
                 tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))
@@ -211,10 +251,45 @@ def refine(
                 continue
             c["discarded"] += len(pool) - k
             c["changed"] += chosen != list(range(k))
+            if ledger is not None and exchanges:
+                ledger.record(
+                    (exchanges[i] for i in chosen),  # type: ignore[misc]
+                    positive_atoms(r.item.graph),
+                )
             picked = [pool[i] for i in chosen]
             taken = set(chosen)
             rest = [neg for i, neg in enumerate(pool) if i not in taken]
             r.negatives = others + picked + rest
+
+
+def _graph(neg: Negative) -> Any:
+    return from_compact(neg.source) if isinstance(neg.source, str) else neg.source
+
+
+def _balanced_pool(
+    r: RenderedItem,
+    t: str,
+    pool: list[Negative],
+    ledger: FoilLedger,
+    k: int,
+    stats: RefineStats,
+    drops: DropLog | None,
+) -> tuple[list[Negative], list[Exchange | None]]:
+    """The pool's candidates the foil ledger allows, best balancing first (module docstring);
+    the item's negatives of type ``t`` become that pool (or none, below ``k``)."""
+    exchanges = [neg.exchange or exchange(r.item.graph, _graph(neg)) for neg in pool]
+    order = eligible(exchanges, ledger, positive_atoms(r.item.graph))
+    c = stats.counts[t]
+    c["foil_unbalanced"] += len(pool) - len(order)
+    if drops is not None and len(pool) > len(order):
+        drops.drop(STAGE, f"{t}_foil_unbalanced", r.caption, n=len(pool) - len(order))
+    kept = [pool[i] for i in order] if len(order) >= k else []
+    if not kept and order:
+        c["sets_without_balanced_foils"] += 1
+        if drops is not None:
+            drops.drop(STAGE, f"{t}_no_balanced_foils", r.caption, n=len(order))
+    r.negatives = [neg for neg in r.negatives if neg.type != t] + kept
+    return kept, [exchanges[i] for i in order] if kept else []
 
 
 def default_scorers(ranker: Any = None) -> list[Callable[[str], float]]:

@@ -33,12 +33,14 @@ class NegativeCandidate:
         graph: the modified subgraph (for ``negate:caption``: the positive's own graph).
         caption_level: True when the text is made from the positive's caption
             ("there is no …") instead of being written from ``graph``.
+        exchange: for HN-ATOM, ``(atom kind, replaced word, foil)``.
     """
 
     type: str
     rule: str
     graph: SceneGraph
     caption_level: bool = False
+    exchange: tuple[str, str, str] | None = None
 
 
 def compact_json(graph: SceneGraph) -> str:

@@ -8,6 +8,9 @@ Procedure (deterministic given ``rng``):
    reordered closest in plausibility (in context) to the original first. The first *valid* foil of each atom
    becomes a candidate; when every atom has been visited and fewer than ``limit`` candidates
    exist, further passes take each atom's next valid foil (so negatives spread over atoms).
+   With a foil ledger, a foil that best balances the words' foil and truth uses goes first
+   (:mod:`crepe_datasets.generators.negatives.foil_balance`), and one that would unbalance them
+   is skipped before it is checked.
 3. A foil is invalid when the full image graph ``G`` could make it true:
 
    * the modified subgraph holds in ``G`` (:meth:`GraphIndex.holds`);
@@ -19,8 +22,11 @@ Procedure (deterministic given ``rng``):
 
 from __future__ import annotations
 
+import heapq
 import random
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from crepe_datasets.generators.negatives import (
@@ -28,9 +34,11 @@ from crepe_datasets.generators.negatives import (
     replace_object,
     replace_relationship,
 )
+from crepe_datasets.generators.negatives.foil_balance import FoilLedger, Tentative, positive_atoms
 from crepe_datasets.generators.negatives.foils import (
     attribute_antonyms,
     attribute_foils,
+    cohyponym_pool,
     object_foils,
     relation_foils,
 )
@@ -64,74 +72,106 @@ def _by_plausibility(
     return [foils[i] for i in order]
 
 
-def _object_candidates(
-    sub: SceneGraph, g: GraphIndex, obj: SGObject, rng: random.Random, ranker: Any = None
-) -> Iterator[NegativeCandidate | str]:
+@dataclass
+class _Slot:
+    """One atom of the subgraph: its kind and word, its foils in order, and a check that turns a
+    foil into a candidate or a drop reason."""
+
+    kind: str
+    truth: str
+    foils: list[str]
+    check: Callable[[str], NegativeCandidate | str]
+
+
+def _object_slot(
+    sub: SceneGraph,
+    g: GraphIndex,
+    obj: SGObject,
+    rng: random.Random,
+    ranker: Any = None,
+    vocab: Counter | None = None,
+) -> _Slot:
     foils = _ordered(object_foils(obj.name, obj.synset), 0, rng)
+    if vocab:  # the balance needs foils that are also truths: the graphs' own names
+        known = set(foils)
+        foils += [
+            f
+            for f in cohyponym_pool(obj.name, obj.synset)
+            if f not in known and vocab[("object", f)] and f != obj.name
+        ]
     context = object_context_maker(sub, obj) if ranker is not None and len(foils) > 1 else str
-    for foil in _by_plausibility(foils, obj.name, context, ranker):
+
+    def check(foil: str) -> NegativeCandidate | str:
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
         if obj.box is not None and any(
             g.by_id[other].box is not None and g.by_id[other].box.iou(obj.box) >= SAME_THING_IOU
             for other in g.by_name.get(foil, ())
         ):
-            yield "atom_object_foil_annotated_on_same_box"
-            continue
+            return "atom_object_foil_annotated_on_same_box"
         graph = replace_object(sub, new)
-        yield TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:object", graph)
+        return TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:object", graph)
+
+    return _Slot("object", obj.name, _by_plausibility(foils, obj.name, context, ranker), check)
 
 
-def _attribute_candidates(
+def _attribute_slot(
     sub: SceneGraph,
     g: GraphIndex,
     obj: SGObject,
     index: int,
     rng: random.Random,
     ranker: Any = None,
-) -> Iterator[NegativeCandidate | str]:
+) -> _Slot:
     original = obj.attributes[index]
     foils = attribute_foils(original)
-    n_antonyms = sum(1 for f in foils if f in attribute_antonyms(original))
+    antonyms = attribute_antonyms(original)
+    n_antonyms = sum(1 for f in foils if f in antonyms)
 
     def context(attribute: str) -> str:
         attrs = (*obj.attributes[:index], attribute, *obj.attributes[index + 1 :])
         return attribute_context(SGObject(obj.id, obj.name, attrs))
 
-    ordered = _by_plausibility(_ordered(foils, n_antonyms, rng), original, context, ranker)
-    for foil in ordered:
+    def check(foil: str) -> NegativeCandidate | str:
         if foil in obj.attributes or g.has_attribute(obj.id, foil):
-            yield "atom_attribute_foil_already_holds"
-            continue
+            return "atom_attribute_foil_already_holds"
         attrs = list(obj.attributes)
         attrs[index] = foil
         graph = replace_object(sub, SGObject(obj.id, obj.name, tuple(attrs), obj.box, obj.synset))
         if g.holds(graph):
-            yield TRUE_IN_G
-            continue
-        rule = (
-            "atom:attribute_antonym"
-            if foil in attribute_antonyms(original)
-            else "atom:attribute_cohyponym"
-        )
-        yield NegativeCandidate("atom", rule, graph)
+            return TRUE_IN_G
+        rule = "atom:attribute_antonym" if foil in antonyms else "atom:attribute_cohyponym"
+        return NegativeCandidate("atom", rule, graph)
+
+    ordered = _by_plausibility(_ordered(foils, n_antonyms, rng), original, context, ranker)
+    return _Slot("attribute", original, ordered, check)
 
 
-def _relation_candidates(
-    sub: SceneGraph, g: GraphIndex, index: int, rng: random.Random, ranker: Any = None
-) -> Iterator[NegativeCandidate | str]:
+def _relation_slot(
+    sub: SceneGraph,
+    g: GraphIndex,
+    index: int,
+    rng: random.Random,
+    ranker: Any = None,
+    vocab: Counter | None = None,
+) -> _Slot:
     rel = sub.relationships[index]
 
     def context(predicate: str) -> str:
         return relation_context(sub, rel.subject, predicate, rel.object)
 
-    for foil in _by_plausibility(
-        list(relation_foils(rel.predicate)), rel.predicate, context, ranker
-    ):
+    def check(foil: str) -> NegativeCandidate | str:
         if foil in g.pair_predicates.get((rel.subject, rel.object), ()):
-            yield "atom_relationship_foil_already_holds"
-            continue
+            return "atom_relationship_foil_already_holds"
         graph = replace_relationship(sub, index, Relationship(rel.subject, foil, rel.object))
-        yield TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:relationship", graph)
+        return (
+            TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:relationship", graph)
+        )
+
+    foils = list(relation_foils(rel.predicate))
+    if vocab:  # a predicate no graph holds ("lacks") could only ever be a foil: never balanced
+        foils = [f for f in foils if vocab[("relationship", f)]]
+    foils = _by_plausibility(foils, rel.predicate, context, ranker)
+    return _Slot("relationship", rel.predicate, foils, check)
 
 
 def atom_negatives(
@@ -141,44 +181,70 @@ def atom_negatives(
     limit: int,
     drops: DropLog | None = None,
     ranker: Any = None,
+    ledger: FoilLedger | None = None,
+    vocab: Counter | None = None,
 ) -> list[NegativeCandidate]:
     """Up to ``limit`` HN-ATOM candidates with distinct graphs (see the module docstring).
 
     With a ``ranker`` (``rank(sentences) -> scores``), each atom's foils are tried closest in
     plausibility to the original first (:mod:`crepe_datasets.generators.negatives.plausible`).
-    Rejected foils are counted in ``drops`` (stage ``productivity_negative_checks``).
+    With a foil ``ledger`` (:mod:`crepe_datasets.generators.negatives.foil_balance`), foils that
+    would push a word's foil or truth uses out of the ledger's bounds are skipped before they
+    are checked, and among the atoms' next foils the one that best balances the ledger is tried
+    first (ties in the order above). ``vocab`` (``(kind, word)`` counts of the image graphs
+    being built) puts foils that are also words of those graphs first, adds to an object's
+    foils its other co-hyponyms that are (they can be balanced by being replaced in turn), and
+    keeps only relation foils that are predicates of those graphs.
+    Rejected foils are counted in ``drops`` (stage ``productivity_negative_checks``;
+    ``atom_foil_unbalanced`` for the ledger's skips).
     """
-    streams: list[Iterator[NegativeCandidate | str]] = []
     slots: list[tuple] = [("object", o) for o in sub.objects]
     slots += [("attribute", o, i) for o in sub.objects for i in range(len(o.attributes))]
     slots += [("relationship", i) for i in range(len(sub.relationships))]
     rng.shuffle(slots)
+    made: list[_Slot] = []
     for slot in slots:
         if slot[0] == "object":
-            streams.append(_object_candidates(sub, g, slot[1], rng, ranker))
+            made.append(_object_slot(sub, g, slot[1], rng, ranker, vocab))
         elif slot[0] == "attribute":
-            streams.append(_attribute_candidates(sub, g, slot[1], slot[2], rng, ranker))
+            made.append(_attribute_slot(sub, g, slot[1], slot[2], rng, ranker))
         else:
-            streams.append(_relation_candidates(sub, g, slot[1], rng, ranker))
+            made.append(_relation_slot(sub, g, slot[1], rng, ranker, vocab))
+    if vocab:
+        for slot in made:  # stable: the order above among words of the graphs, then the others
+            slot.foils.sort(key=lambda f, kind=slot.kind: not vocab[(kind, f)])
+    positive = positive_atoms(sub) if ledger is not None else None
+    tentative = Tentative(ledger, positive) if ledger is not None else None
+
+    def key(slot_index: int, position: int, passes: int) -> tuple:
+        slot = made[slot_index]
+        gain = 0 if ledger is None else ledger.gain((slot.kind, slot.truth, slot.foils[position]))
+        return (-gain, passes, slot_index, position)
+
+    # one entry per atom: its next foil; an atom moves to the next pass when it gives a candidate
+    heap = [key(i, 0, 0) for i, slot in enumerate(made) if slot.foils]
+    heapq.heapify(heap)
     out: list[NegativeCandidate] = []
     seen = {sub.signature()}
-    while streams and len(out) < limit:
-        alive = []
-        for stream in streams:
-            if len(out) >= limit:
-                break
-            for cand in stream:
-                if isinstance(cand, str):
-                    if drops is not None:
-                        drops.drop(CHECK_STAGE, cand)
-                    continue
-                key = cand.graph.signature()
-                if key in seen and drops is not None:
-                    drops.drop(CHECK_STAGE, "atom_duplicate_graph")
-                if key not in seen:
-                    seen.add(key)
-                    out.append(cand)
-                    alive.append(stream)
-                    break
-        streams = alive
+    while heap and len(out) < limit:
+        _, passes, i, position = heapq.heappop(heap)
+        slot = made[i]
+        foil = slot.foils[position]
+        ex = (slot.kind, slot.truth, foil)
+        result = "atom_foil_unbalanced" if tentative and not tentative.admits(ex) else None
+        result = result or slot.check(foil)
+        if isinstance(result, str):
+            if drops is not None:
+                drops.drop(CHECK_STAGE, result)
+        elif result.graph.signature() in seen:
+            if drops is not None:
+                drops.drop(CHECK_STAGE, "atom_duplicate_graph")
+        else:
+            seen.add(result.graph.signature())
+            out.append(NegativeCandidate(result.type, result.rule, result.graph, exchange=ex))
+            if tentative is not None:
+                tentative.add(ex)
+            passes += 1
+        if position + 1 < len(slot.foils):
+            heapq.heappush(heap, key(i, position + 1, passes))
     return out

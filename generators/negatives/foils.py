@@ -126,17 +126,18 @@ def sense_counts(word: str) -> dict[str, int]:
     return {pos: senses[(word, pos)][1] for pos in "nvar" if (word, pos) in senses}
 
 
-def _rank(words) -> tuple[str, ...]:
-    """The :data:`TOP_K` words most frequent in the caption corpus (:func:`in_captions`)."""
-    counts = _caption_counts()
-    return tuple(w for _, w in sorted((-counts.get(w, 0), w) for w in words)[:TOP_K])
-
-
 @functools.lru_cache(maxsize=100_000)
 def ranked_cohyponyms(word: str, synset: str | None = None) -> tuple[str, ...]:
     """Co-hyponyms of the object's sense (:func:`.senses.object_sense`) under a close enough
     ancestor, each the head word and dominant sense of its synset, of the original's
-    lexicographer file and countability; most common first (see :mod:`.senses`)."""
+    lexicographer file and countability; the :data:`TOP_K` most common (see :mod:`.senses`)."""
+    return cohyponym_pool(word, synset)[:TOP_K]
+
+
+@functools.lru_cache(maxsize=100_000)
+def cohyponym_pool(word: str, synset: str | None = None) -> tuple[str, ...]:
+    """Every co-hyponym :func:`ranked_cohyponyms` would consider, most common first (the foil
+    balance looks here for foils that are words of the image graphs)."""
     sense = object_sense(word, synset)
     if sense is None:
         return ()
@@ -152,7 +153,8 @@ def ranked_cohyponyms(word: str, synset: str | None = None) -> tuple[str, ...]:
                 mass or not is_mass(foil)
             ):
                 out.add(foil)
-    return _rank(out)
+    counts = _caption_counts()
+    return tuple(w for _, w in sorted((-counts.get(w, 0), w) for w in out))
 
 
 def synset_cohyponyms(synset_name: str) -> tuple[str, ...]:

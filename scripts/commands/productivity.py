@@ -53,6 +53,21 @@ from crepe_datasets.scripts.options import checked_output, engine_options
     help="Take negatives in generation order (no adversarial refinement against blind scorers).",
 )
 @click.option(
+    "--foil-cap",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="Largest surplus of a word's uses as an HN-ATOM foil over its uses as the replaced "
+    "word (and the reverse) in a work chunk, for a word no positive holds.",
+)
+@click.option(
+    "--foil-rate",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="How much that surplus may grow per occurrence of the word in the chunk's positives.",
+)
+@click.option(
     "--no-nli", is_flag=True, help="Skip the entailment filter (recorded in the manifest)."
 )
 @click.option(
@@ -95,6 +110,8 @@ def build_productivity_cmd(
     mlm: str | None,
     lm_corpus: Path | None,
     no_refine: bool,
+    foil_cap: int,
+    foil_rate: float,
     no_nli: bool,
     walks: int,
     min_negatives: int,
@@ -135,6 +152,8 @@ def build_productivity_cmd(
         mlm=mlm,
         lm_corpus=str(lm_corpus) if lm_corpus else None,
         refine=not no_refine,
+        foil_cap=foil_cap,
+        foil_rate=foil_rate,
         walks=walks,
         min_negatives=min_negatives,
         limit=limit,
@@ -164,6 +183,17 @@ def build_productivity_cmd(
         f"blind baselines on {', '.join(blind.get('targets', []))}: "
         f"{'passed' if blind.get('passed') else 'FAILED'} (chance + {blind.get('margin', 0.05)})"
     )
+    trained = manifest.validation.get("trained_blind") or {}
+    cells = [
+        f"{c} {r['all']['best_r1']:.3f} (chance {r['all']['chance']:.3f})"
+        for c, r in trained.get("configs", {}).items()
+        if r.get("target") and r.get("all")
+    ]
+    if trained:
+        click.echo(
+            f"trained blind audit: {'passed' if trained.get('passed') else 'FAILED'}"
+            + (f": {'; '.join(cells)}" if cells else " (too few sets to judge)")
+        )
     if isinstance(s.get("adversarial_refinement"), dict):
         click.echo(
             "adversarial refinement (candidates discarded): "
@@ -191,10 +221,12 @@ def build_productivity_cmd(
 )
 def validate_dataset_cmd(folder: Path, json_out: Path | None, lm_corpus: Path | None) -> None:
     """Check the files against the build manifest, every row's invariants, and text-only
-    shortcuts (formatting cues and blind baselines: word frequency, an n-gram LM, negation)."""
+    shortcuts (formatting cues; blind baselines: word frequency, an n-gram LM, negation; text-only
+    classifiers trained on part of the sets)."""
     from crepe_datasets.scenegraph.provenance import write_json_atomic
     from crepe_datasets.validation.blind import blind_lines
     from crepe_datasets.validation.dataset import validate_dataset
+    from crepe_datasets.validation.trained_blind import trained_lines
 
     result = validate_dataset(folder, lm_corpus)
     files = result.files
@@ -220,6 +252,9 @@ def validate_dataset_cmd(folder: Path, json_out: Path | None, lm_corpus: Path | 
             )
         if result.blind is not None:
             for line in blind_lines(result.blind.to_dict()):
+                click.echo(line)
+        if result.trained is not None:
+            for line in trained_lines(result.trained.to_dict()):
                 click.echo(line)
     else:
         click.echo("rows not checked: the files do not match the manifest")

@@ -27,6 +27,7 @@ def _coco_sample(n: int) -> bytes:
     return json.dumps({"images": images, "annotations": anns}).encode()
 
 
+@pytest.mark.slow
 def test_a_failed_start_does_not_block_the_corrected_rerun(tmp_path):
     good = _coco_sample(240)
     corpus = tmp_path / "captions.json"

@@ -231,3 +231,41 @@ def test_writer_never_replaces_what_it_did_not_write(tmp_path):
     assert (tmp_path / "mine" / "thesis.tex").read_text() == "precious"
     assert (tmp_path / "file").read_text() == "also precious"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "mine"]
+
+
+def test_yaml_features_are_the_hub_card_form():
+    from datasets import ClassLabel, Features, Image, LargeList, List, Value
+
+    from crepe_datasets.builders.writer import yaml_features
+
+    features = Features(
+        {
+            "caption": Value("string"),
+            "hard_negatives": List(Value("string")),
+            "bbox": List(Value("float64"), length=4),
+            "pos_bindings": List({"attr": Value("string"), "count": Value("int64")}),
+            "nested": List(List(Value("string"))),
+            "meta": {"source": Value("string"), "ids": LargeList(Value("int32"))},
+            "image": Image(),
+            "label": ClassLabel(names=["no", "yes"]),
+        }
+    )
+    assert yaml_features(features) == [
+        {"name": "caption", "dtype": "string"},
+        {"name": "hard_negatives", "list": "string"},
+        {"name": "bbox", "list": "float64", "length": 4},
+        {
+            "name": "pos_bindings",
+            "list": [{"name": "attr", "dtype": "string"}, {"name": "count", "dtype": "int64"}],
+        },
+        {"name": "nested", "list": {"list": "string"}},
+        {
+            "name": "meta",
+            "struct": [
+                {"name": "source", "dtype": "string"},
+                {"name": "ids", "large_list": "int32"},
+            ],
+        },
+        {"name": "image", "dtype": "image"},
+        {"name": "label", "dtype": {"class_label": {"names": {"0": "no", "1": "yes"}}}},
+    ]

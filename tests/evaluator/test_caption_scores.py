@@ -15,6 +15,8 @@ from crepe_datasets.scripts.cli import main
 from tests.builders.captioning.helpers import built_dataset
 from tests.conftest import require_shared
 
+pytestmark = pytest.mark.slow  # COCO scores (Java METEOR) and the caption parser
+
 
 @pytest.fixture(scope="module")
 def loo():

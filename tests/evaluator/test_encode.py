@@ -11,6 +11,9 @@ from crepe_datasets.evaluator.datasets_io import ImageRef
 from crepe_datasets.evaluator.encode import encode_images, encode_texts
 from crepe_datasets.evaluator.models import load_model
 
+pytestmark = pytest.mark.slow  # imports torch, writes tiny CLIP models, runs DataLoader workers
+
+
 DEVICES = ["cpu", *(["cuda"] if torch.cuda.is_available() else [])]
 
 

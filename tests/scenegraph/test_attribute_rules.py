@@ -52,6 +52,7 @@ def test_same_labels_as_spacy_on_edge_cases(parser: CaptionParser) -> None:
     assert "SPACE" in pairs[1][1][0] and "_SP" in pairs[1][1][1]
 
 
+@pytest.mark.slow
 def test_same_labels_and_graphs_as_spacy_on_factual_and_cc3m(parser: CaptionParser) -> None:
     gold = read_factual(require_shared("factual", "factual_sg", "random", "dev.csv"))
     captions = [g.caption for g in gold]

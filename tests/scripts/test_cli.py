@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from crepe_datasets.scripts.cli import main
 
 
@@ -13,6 +15,7 @@ def test_help_lists_groups(capsys):
     assert "build" in out and "demo" in out and "validate" in out
 
 
+@pytest.mark.slow
 def test_demo_builds_loadable_datasets(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     from datasets import load_dataset

@@ -25,6 +25,9 @@ import pytest
 from crepe_datasets.scripts.cli import main
 from tests.conftest import REPO_ROOT, require_shared
 
+pytestmark = pytest.mark.slow  # builds every dataset of the toolkit
+
+
 ABSOLUTE_PATH = re.compile(r"(?<![:/\w.])/[\w.-]+/")
 
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
+
 from crepe_datasets.scripts.cli import main
 from crepe_datasets.validation.captioning import check_captioning
 from crepe_datasets.validation.invariants import read_tables
 from tests.builders.captioning.helpers import built_dataset
 
 
+@pytest.mark.slow
 def test_real_build_passes_and_leaks_are_caught(capsys) -> None:
     folder = built_dataset()[0]
     tables = read_tables(folder)

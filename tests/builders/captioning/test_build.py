@@ -18,6 +18,9 @@ from tests.builders.captioning.helpers import (
     coco_subset,
 )
 
+pytestmark = pytest.mark.slow  # builds crepe-captioning from COCO val2017
+
+
 CONFIGS = ("systematicity", "productivity_length", "productivity_density", "substitutivity")
 
 

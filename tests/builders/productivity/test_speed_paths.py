@@ -10,6 +10,8 @@ import gc
 import itertools
 import random
 
+import pytest
+
 from crepe_datasets.builders.productivity.build import prepare_graph
 from crepe_datasets.builders.productivity.chunks import paused_gc
 from crepe_datasets.builders.productivity.items import sample_items
@@ -171,6 +173,7 @@ def _plain_choose_balanced(states, k, target, balance):
     return best[1]
 
 
+@pytest.mark.slow
 def test_cached_balanced_choice_is_the_plain_enumeration():
     from crepe_datasets.builders.productivity.refine import Balance, choose_balanced
 

@@ -12,6 +12,8 @@ from crepe_datasets.validation.shortcuts import MARGIN
 from tests.builders.systematicity.conftest import VG
 from tests.conftest import require_shared
 
+pytestmark = pytest.mark.slow  # builds systematicity on the 100 VG images
+
 
 @pytest.fixture(scope="module")
 def full_build(tmp_path_factory: pytest.TempPathFactory):

@@ -14,6 +14,8 @@ from crepe_datasets.validation.invariants import check_rows, read_tables
 from crepe_datasets.validation.shortcuts import audit_rows
 from crepe_datasets.validation.systematicity import check_tables
 
+pytestmark = pytest.mark.slow  # builds systematicity on 30 VG images
+
 
 def test_every_row_satisfies_its_split(small_build, seen_folder: Path) -> None:
     _, folder, manifest = small_build

@@ -9,6 +9,8 @@ import pytest
 from crepe_datasets.builders.systematicity.spelling import SpellingCorrector, vg_vocabulary
 from tests.conftest import require_shared
 
+pytestmark = pytest.mark.slow  # loads the symspell dictionary
+
 
 @pytest.fixture(scope="module")
 def corrector() -> SpellingCorrector:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from crepe_datasets.builders.engines import InProcessEngine
 from crepe_datasets.builders.systematicity.spelling import SpellingCorrector, vg_vocabulary
 from crepe_datasets.builders.systematicity.texts import image_texts, keep_regions, parsed_images
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.visual_genome import iter_regions, read_image_data
 from tests.conftest import require_shared
+
+pytestmark = pytest.mark.slow  # spaCy parses of the VG regions, a process pool
 
 
 def _images(limit: int | None = None):

@@ -10,6 +10,8 @@ import pytest
 from crepe_datasets.scripts.cli import main
 from tests.conftest import require_shared
 
+pytestmark = pytest.mark.slow  # the productivity build of the 100 VG images
+
 
 @pytest.fixture
 def sample(productivity_build, tmp_path):

@@ -9,6 +9,8 @@ from crepe_datasets.validation.annotation.report import build_report, majority
 from crepe_datasets.validation.annotation.sampling import candidates, stratified_sample
 from crepe_datasets.validation.annotation.store import Judgement
 
+pytestmark = pytest.mark.slow  # the productivity build of the 100 VG images
+
 
 def test_three_annotators_with_gaps(productivity_build):
     items, _ = stratified_sample(candidates(productivity_build), ["negative_type"], 10, seed=2)

@@ -17,6 +17,9 @@ from crepe_datasets.validation.annotation.agreement import cohen_kappa, wilson_i
 from crepe_datasets.validation.annotation.report import majority
 from tests.conftest import require_shared
 
+pytestmark = pytest.mark.slow  # a real Label Studio server and the productivity build
+
+
 VG = ("visual_genome", "images_1-100")
 
 

@@ -6,9 +6,13 @@ import base64
 import io
 import json
 
+import pytest
+
 from crepe_datasets.validation.annotation.sampling import candidates, stratified_sample
 from crepe_datasets.validation.annotation.tasks import attach_images, label_config, to_task
 from tests.conftest import require_shared
+
+pytestmark = pytest.mark.slow  # the productivity build of the 100 VG images
 
 
 def test_full_image_task_draws_the_region(productivity_build, tmp_path):

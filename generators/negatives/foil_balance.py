@@ -1,0 +1,182 @@
+"""Foils drawn like the truths: every word is a foil about as often as it is the replaced truth.
+
+An HN-ATOM negative is its positive with one atom's word (the *truth*) replaced by a *foil*. If
+a word is used as a foil more often than it is replaced (or the reverse), its mere presence
+tells a text-only model which side a text is on: one-way foil tables make "under", "lacks" or
+"rack" negative words and "on", "table" positive ones, whatever the image shows. Since each
+negative is its positive with one word exchanged, a word's count among the negatives of a split
+is ``k`` times its count among the positives minus its uses as a truth plus its uses as a foil;
+when those two uses are equal for every word, no word's count tells positives from negatives.
+
+:class:`FoilLedger` keeps, per atom kind (object, attribute, relationship) and word, the
+*surplus* ``uses as a foil − uses as a truth`` over the sets chosen so far in one split, and
+:func:`eligible` lets a set use only candidates that keep every surplus within ``± cap``:
+
+* a candidate ``truth → foil`` is eligible when, counting the eligible candidates before it in
+  the same set, the foil's surplus stays at most ``cap`` and the truth's at least ``-cap``. The
+  check ignores cancellations inside the set, so *any* subset of the eligible candidates keeps
+  the bounds, and the choice made afterwards (the adversarial refinement) is free;
+* a foil equal to, or a WordNet synonym of, an eligible foil of the same kind is not eligible
+  ("under" and "underneath" in one set): no two negatives of a set use the same foil;
+* eligible candidates are ordered so that those which bring surpluses back toward zero come
+  first (the refinement keeps earlier candidates among equal choices); ties keep the pool's
+  order, so the result is deterministic.
+
+A word that is never a truth (a foil such as "lacks" that no positive holds) can therefore be a
+foil at most ``cap`` times per ledger. The builders keep one ledger per split within a work
+chunk (:mod:`crepe_datasets.builders.productivity.chunks`), so in a split a word's surplus is at
+most ``cap`` times the number of chunks.
+:func:`crepe_datasets.validation.foil_imbalance.foil_imbalance` measures the result on the texts.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from crepe_datasets.scenegraph.types import SceneGraph
+
+DEFAULT_CAP = 3
+DEFAULT_RATE = 1.0
+# A swap of one word: (atom kind, truth, foil)
+Exchange = tuple[str, str, str]
+
+
+def exchange(positive: SceneGraph, negative: SceneGraph) -> Exchange | None:
+    """The atom ``negative`` holds instead of one of ``positive``'s (HN-ATOM), or ``None`` when
+    the two graphs do not differ by exactly one atom of one kind."""
+    removed = Counter(positive.atoms()) - Counter(negative.atoms())
+    added = Counter(negative.atoms()) - Counter(positive.atoms())
+    if sum(removed.values()) != 1 or sum(added.values()) != 1:
+        return None
+    (old,), (new,) = removed, added
+    if old.type != new.type:
+        return None
+    return (old.type, old.text, new.text)
+
+
+@dataclass
+class FoilLedger:
+    """Per ``(kind, word)``: uses as a foil minus uses as a truth over the sets recorded, and
+    occurrences in their positives.
+
+    A word's surplus must stay within ``± (cap + rate × occurrences)``: an absolute ``cap`` for a
+    word the positives rarely hold ("lacks" can never be balanced, so it is used at most ``cap``
+    times), a share of its occurrences for a common one (with ``k`` negatives per set, ``rate``
+    bounds the relative difference of the word's frequency in negatives and positives by about
+    ``rate / k``)."""
+
+    cap: int = DEFAULT_CAP
+    rate: float = DEFAULT_RATE
+    surplus: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+    seen: Counter = field(default_factory=Counter)
+    known_positives: bool = False
+
+    @classmethod
+    def for_positives(cls, cap: int, rate: float, positives: Counter) -> FoilLedger:
+        """A ledger whose occurrences are those of every positive it will see, known in advance
+        (a chunk's walks do not depend on their negatives): a word's bound is then as wide at
+        the chunk's first set as at its last."""
+        return cls(cap, rate, seen=Counter(positives), known_positives=True)
+
+    def copy(self) -> FoilLedger:
+        """An independent copy (a generator's forecast of what the refinement will keep)."""
+        return FoilLedger(
+            self.cap,
+            self.rate,
+            defaultdict(int, self.surplus),
+            Counter(self.seen),
+            self.known_positives,
+        )
+
+    def bound(self, kind: str, word: str, pending: Counter | None = None) -> float:
+        """The largest surplus allowed for ``word`` (``pending``: occurrences not yet recorded)."""
+        occurrences = self.seen[(kind, word)]
+        if pending and not self.known_positives:
+            occurrences += pending[(kind, word)]
+        return self.cap + self.rate * occurrences
+
+    def record(self, exchanges: Iterable[Exchange], positive: Counter | None = None) -> None:
+        """Count the exchanges of the negatives a set keeps and its positive's atoms."""
+        for kind, truth, foil in exchanges:
+            self.surplus[(kind, foil)] += 1
+            self.surplus[(kind, truth)] -= 1
+        if positive and not self.known_positives:
+            self.seen.update(positive)
+
+    def gain(self, ex: Exchange) -> int:
+        """How much the exchange brings the two surpluses toward zero (higher is better)."""
+        kind, truth, foil = ex
+        return self.surplus.get((kind, truth), 0) - self.surplus.get((kind, foil), 0)
+
+
+@functools.lru_cache(maxsize=1)
+def _same_meaning() -> dict[str, frozenset[str]]:
+    """Predicates of one meaning (``same_meaning`` of the relation foil table: "under",
+    "underneath", "beneath"), which WordNet does not relate."""
+    from crepe_datasets.generators.negatives.foils import RELATION_TABLE
+
+    groups = json.loads(RELATION_TABLE.read_text(encoding="utf-8")).get("same_meaning", [])
+    return {word: frozenset(group) for group in groups for word in group}
+
+
+def _synonyms(word: str) -> frozenset[str]:
+    from crepe_datasets.generators.negatives.foils import synonyms
+
+    return synonyms(word) | _same_meaning().get(word, frozenset())
+
+
+def positive_atoms(graph: SceneGraph) -> Counter:
+    """``(kind, word)`` occurrences of a positive's graph, as :meth:`FoilLedger.record` takes."""
+    return Counter((a.type, a.text) for a in graph.atoms())
+
+
+class Tentative:
+    """The bounds check of one set's candidates against a ledger, counting the candidates
+    admitted so far (module docstring): any subset of the admitted candidates keeps the
+    ledger's bounds."""
+
+    def __init__(self, ledger: FoilLedger, positive: Counter | None = None) -> None:
+        self.ledger = ledger
+        self.positive = positive
+        self.foils_up: Counter = Counter()
+        self.truths_down: Counter = Counter()
+        self.foils_by_kind: dict[str, list[str]] = defaultdict(list)
+
+    def admits(self, ex: Exchange) -> bool:
+        """Whether ``ex`` keeps the bounds and repeats no admitted foil (or a synonym of one)."""
+        kind, truth, foil = ex
+        ledger = self.ledger
+        up = ledger.surplus.get((kind, foil), 0) + self.foils_up[(kind, foil)] + 1
+        if up > ledger.bound(kind, foil, self.positive):
+            return False
+        down = ledger.surplus.get((kind, truth), 0) - self.truths_down[(kind, truth)] - 1
+        if -down > ledger.bound(kind, truth, self.positive):
+            return False
+        return not any(foil == f or foil in _synonyms(f) for f in self.foils_by_kind[kind])
+
+    def add(self, ex: Exchange) -> None:
+        kind, truth, foil = ex
+        self.foils_up[(kind, foil)] += 1
+        self.truths_down[(kind, truth)] += 1
+        self.foils_by_kind[kind].append(foil)
+
+
+def eligible(
+    exchanges: Sequence[Exchange | None], ledger: FoilLedger, positive: Counter | None = None
+) -> list[int]:
+    """Indices of the candidates a set may use, best balancing first (module docstring).
+
+    ``exchanges[i]`` is candidate ``i``'s exchange; a candidate without one (``None``) is not
+    eligible. ``positive``: the set's positive atoms (:func:`positive_atoms`), which count toward
+    the bounds."""
+    tentative = Tentative(ledger, positive)
+    kept: list[int] = []
+    for i, ex in enumerate(exchanges):
+        if ex is not None and tentative.admits(ex):
+            tentative.add(ex)
+            kept.append(i)
+    return sorted(kept, key=lambda i: -ledger.gain(exchanges[i]))  # type: ignore[arg-type]

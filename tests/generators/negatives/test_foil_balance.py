@@ -1,0 +1,90 @@
+"""Foil ledger: foils and truths stay balanced; no repeated or synonymous foils in one set."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from crepe_datasets.generators.negatives.atom import atom_negatives
+from crepe_datasets.generators.negatives.foil_balance import (
+    FoilLedger,
+    Tentative,
+    eligible,
+    exchange,
+    positive_atoms,
+)
+from crepe_datasets.generators.negatives.graphs import GraphIndex
+from tests.generators.negatives.helpers import image_graph, subgraph
+
+
+def test_a_word_never_a_truth_is_a_foil_at_most_cap_times():
+    ledger = FoilLedger(cap=1, rate=0.0)
+    uses = 0
+    for _ in range(10):
+        order = eligible([("relationship", "has", "lacks")], ledger)
+        if order:
+            ledger.record([("relationship", "has", "lacks")])
+            uses += 1
+    assert uses == 1
+    # once "lacks" is replaced as a truth, it may be a foil again
+    ledger.record([("relationship", "lacks", "has")])
+    assert eligible([("relationship", "has", "lacks")], ledger) == [0]
+
+
+def test_bounds_grow_with_the_words_occurrences_in_positives():
+    ledger = FoilLedger(cap=0, rate=0.5)
+    positive = Counter({("object", "table"): 4})
+    assert eligible([("object", "table", "desk")], ledger) == []  # desk: never seen, cap 0
+    ledger.record([], Counter({("object", "desk"): 2}))
+    assert eligible([("object", "table", "desk")], ledger, positive) == [0]
+
+
+def test_any_subset_of_the_eligible_keeps_the_bounds():
+    ledger = FoilLedger(cap=1, rate=0.0)
+    exchanges = [
+        ("object", "man", "woman"),
+        ("object", "man", "boy"),  # a second truth "man" would reach -2
+        ("object", "cup", "woman"),  # a second foil "woman" would reach +2
+        ("object", "woman", "man"),
+    ]
+    kept = eligible(exchanges, ledger)
+    assert sorted(kept) == [0, 3]
+    for subset in ([0], [3], [0, 3]):
+        trial = FoilLedger(cap=1, rate=0.0)
+        trial.record(exchanges[i] for i in subset)
+        assert all(abs(v) <= 1 for v in trial.surplus.values())
+
+
+@pytest.mark.slow  # WordNet
+def test_no_two_foils_of_a_set_are_equal_or_synonyms():
+    tentative = Tentative(FoilLedger(cap=5, rate=0.0))
+    tentative.add(("relationship", "on", "under"))
+    assert not tentative.admits(("relationship", "above", "under"))
+    assert not tentative.admits(("relationship", "on top of", "underneath"))  # same synset
+    assert tentative.admits(("relationship", "in", "outside"))
+
+
+def test_balancing_candidates_come_first():
+    ledger = FoilLedger(cap=3, rate=0.0)
+    ledger.record([("relationship", "on", "under")] * 2)  # "under" used twice as a foil
+    order = eligible([("relationship", "on", "under"), ("relationship", "under", "on")], ledger)
+    assert order == [1, 0]
+
+
+@pytest.mark.slow  # WordNet
+def test_atom_negatives_follow_the_ledger_and_record_their_exchange():
+    g = image_graph()
+    index = GraphIndex(g)
+    sub = subgraph(g, [1, 2, 3], [0, 1])
+    free = atom_negatives(sub, index, random.Random(0), 8)
+    assert all(c.exchange == exchange(sub, c.graph) for c in free)
+    ledger = FoilLedger(cap=0, rate=0.0)  # nothing can be unbalanced: no candidate at all
+    assert atom_negatives(sub, index, random.Random(0), 8, ledger=ledger) == []
+    ledger = FoilLedger(cap=1, rate=0.0)
+    cands = atom_negatives(sub, index, random.Random(0), 8, ledger=ledger)
+    foils = Counter(c.exchange[2] for c in cands)
+    truths = Counter(c.exchange[1] for c in cands)
+    assert cands and max(foils.values()) == 1 and max(truths.values()) == 1
+    assert positive_atoms(sub)[("object", sub.objects[0].name)] >= 1
