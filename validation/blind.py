@@ -28,7 +28,10 @@ chance + 0.05 in any split: a split fails when its R@1 exceeds chance + 0.05 and
 one-sided binomial test against chance + 0.05 over its rows gives p < :data:`ALPHA`
 (:func:`excess_p_value`), so that a small split (where one row moves R@1 by more than the
 margin) fails only on evidence. The point estimates and p-values are reported beside it.
-:data:`TARGETS` are the configs whose verdict sets the audit's ``passed``.
+:data:`TARGETS` are the configs whose verdict sets the audit's ``passed``. Configs of
+:data:`REPORTED_TARGETS` are judged against their own margin (``hn_comp_matched``, our
+length-matched HN-COMP, at chance + 0.10) and their verdict is reported, without setting
+``passed``.
 """
 
 from __future__ import annotations
@@ -44,17 +47,25 @@ from crepe_datasets.validation.shortcuts import FEATURES, MARGIN
 
 HELD_OUT_COUNTS = Path(__file__).resolve().parent / "data" / "ngrams_cc3m_validation.json.gz"
 TARGETS = ("hn_atom", "hn_swap")
+# configs judged against their own margin and reported, not deciding the audit's ``passed``
+REPORTED_TARGETS = {"hn_comp_matched": 0.10}
 MIN_ROWS = 20  # below this a split's R@1 is flagged as noisy in reports
 ALPHA = 0.05
 
 
-def excess_p_value(r1: float, chance: float, rows: int) -> float:
+def margin_of(config: str) -> float:
+    """The margin above chance a config is judged against (:data:`REPORTED_TARGETS`, else
+    the shortcut audit's ``MARGIN``)."""
+    return REPORTED_TARGETS.get(config, MARGIN)
+
+
+def excess_p_value(r1: float, chance: float, rows: int, margin: float = MARGIN) -> float:
     """One-sided exact binomial p-value of ``r1`` over ``rows`` sets against chance + margin.
 
     The chance that a baseline at exactly chance + margin picks the positive in at least
     ``ceil(r1 * rows)`` of ``rows`` sets; small when the excess is more than sampling noise.
     """
-    p0 = min(max(chance + MARGIN, 0.0), 1.0)
+    p0 = min(max(chance + margin, 0.0), 1.0)
     k = math.ceil(r1 * rows - 1e-9)
     if rows <= 0 or k <= 0 or p0 >= 1.0:
         return 1.0
@@ -124,17 +135,21 @@ class BlindResult:
         for k, v in other.sums.items():
             self.sums[k] = self.sums.get(k, 0.0) + v
 
-    def verdict(self, counted: Iterable[str]) -> tuple[str, float, bool]:
+    def verdict(self, counted: Iterable[str], margin: float = MARGIN) -> tuple[str, float, bool]:
         """The best counted baseline, its R@1, and whether it is within chance + margin."""
         values = {k: v for k, v in self.r1().items() if k.split(":")[0] in set(counted)}
         if not values:
             return "none", 0.0, True
         name, value = max(values.items(), key=lambda kv: (kv[1], kv[0]))
-        within = value <= self.chance + MARGIN + 1e-9
-        return name, value, within or excess_p_value(value, self.chance, self.rows) >= ALPHA
+        within = value <= self.chance + margin + 1e-9
+        return (
+            name,
+            value,
+            within or (excess_p_value(value, self.chance, self.rows, margin) >= ALPHA),
+        )
 
-    def to_dict(self, counted: Iterable[str]) -> dict[str, Any]:
-        name, value, ok = self.verdict(counted)
+    def to_dict(self, counted: Iterable[str], margin: float = MARGIN) -> dict[str, Any]:
+        name, value, ok = self.verdict(counted, margin)
         return {
             "rows": self.rows,
             "chance": round(self.chance, 4),
@@ -142,7 +157,7 @@ class BlindResult:
             "best_baseline": name,
             "best_r1": round(value, 4),
             "passed": ok,
-            "p_value": round(excess_p_value(value, self.chance, self.rows), 4),
+            "p_value": round(excess_p_value(value, self.chance, self.rows, margin), 4),
             "judged": self.rows >= MIN_ROWS,
         }
 
@@ -200,8 +215,8 @@ class BlindReport:
     auditor: dict[str, Any] = field(default_factory=dict)
 
     def passed_config(self, config: str) -> bool:
-        counted = counted_baselines(config)
-        return all(r.verdict(counted)[2] for r in self.configs.get(config, {}).values())
+        counted, margin = counted_baselines(config), margin_of(config)
+        return all(r.verdict(counted, margin)[2] for r in self.configs.get(config, {}).values())
 
     @property
     def passed(self) -> bool:
@@ -216,7 +231,7 @@ class BlindReport:
             "configs": {},
         }
         for config, splits in sorted(self.configs.items()):
-            counted = counted_baselines(config)
+            counted, margin = counted_baselines(config), margin_of(config)
             pooled = BlindResult()
             for r in splits.values():
                 pooled.merge(r)
@@ -225,9 +240,13 @@ class BlindReport:
                 "counted": list(counted),
                 "target": config in TARGETS,
                 "inherent_cue": INHERENT_CUES.get(config),
-                "all": pooled.to_dict(counted),
-                "splits": {s: splits[s].to_dict(counted) for s in sorted(splits, key=_split_key)},
+                "all": pooled.to_dict(counted, margin),
+                "splits": {
+                    s: splits[s].to_dict(counted, margin) for s in sorted(splits, key=_split_key)
+                },
             }
+            if config in REPORTED_TARGETS:
+                out["configs"][config]["reported_target"] = margin
         return out
 
 
@@ -284,12 +303,20 @@ def blind_lines(report: Mapping[str, Any]) -> list[str]:
         for split, r in [("all", data["all"]), *data["splits"].items()]:
             cells = " ".join(f"{r['baselines'].get(key, float('nan')):>8.3f}" for key, _ in COLUMNS)
             cue = "  (inherent cue, not counted)" if config in INHERENT_CUES else "  (cue)"
+            if config in REPORTED_TARGETS:
+                cue = f"  above chance + {REPORTED_TARGETS[config]} (reported)"
             flag = "" if r["passed"] else "  above target" if config in TARGETS else cue
             flag = flag if r.get("judged", True) else "  (too few rows to judge)"
             lines.append(
                 f"{config:<10} {split:<14} {r['rows']:>5} {r['chance']:>6.3f} {cells}{flag}"
             )
     for config, data in report.get("configs", {}).items():
+        if data.get("reported_target") is not None:
+            verdict = "within" if data["passed"] else "above"
+            lines.append(
+                f"{config}: judged at chance + {data['reported_target']} (reported, not deciding): "
+                f"{verdict}"
+            )
         if data.get("inherent_cue"):
             lines.append(f"{config}: known inherent cue: {data['inherent_cue']}")
     return lines

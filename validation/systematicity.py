@@ -6,12 +6,20 @@ Checks (counted by (config, check) like :mod:`crepe_datasets.validation.invarian
 * ``split_not_rederived`` — with seen tables: ``unseen_atoms`` / ``unseen_compounds`` are exactly
   the listed atoms / compounds missing from the tables, and the split (table split name and
   ``split`` column) follows from them (SPEC §2.4). Without tables, only the second part;
-* ``wrong_set_size`` — ``hn_atom`` rows have 4 negatives, ``hn_comp`` rows 6;
-* ``hn_not_one_compound`` — hard-negative rows have exactly one compound;
+* ``wrong_set_size`` — ``hn_atom`` rows have 4 negatives, ``hn_comp`` and ``hn_comp_matched``
+  rows 6;
+* ``hn_not_one_compound`` — hard-negative rows have exactly one compound (for
+  ``hn_comp_matched``: the region's graph, ``region_graph``);
 * ``atom_not_one_change`` — an HN-ATOM graph differs from the caption's in exactly one atom of
   the same type;
 * ``comp_not_two_foils`` — an HN-COMP graph holds every atom of the caption's compound, and
-  besides the caption's atoms exactly its two foils.
+  besides the caption's atoms exactly its two foils (``hn_comp_matched``: the region's caption);
+* ``matched_positive_not_joined`` — an ``hn_comp_matched`` positive is the region's caption and
+  one more conjunct joined by " and " (either first);
+* ``matched_positive_not_two_compounds`` — its ``scene_graph`` holds every atom of
+  ``region_graph``, and its compounds are the region's compound and ``second_compound``;
+* ``matched_and_count`` — the positive and every negative hold " and " equally often (the
+  length-and-"and" cue of the paper's HN-COMP must not come back).
 """
 
 from __future__ import annotations
@@ -29,7 +37,8 @@ from crepe_datasets.builders.systematicity.split import (
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.validation.invariants import InvariantReport
 
-SET_SIZES = {"hn_atom": 4, "hn_comp": 6}
+SET_SIZES = {"hn_atom": 4, "hn_comp": 6, "hn_comp_matched": 6}
+MATCHED = "hn_comp_matched"
 
 
 def _check_negative(kind: str, caption_graph, graph, foils: Sequence[str]) -> str | None:
@@ -84,6 +93,10 @@ def check_row(
     negatives = list(row.get("hard_negatives") or [])
     if len(negatives) != SET_SIZES[config]:
         report.fail(config, "wrong_set_size", caption)
+    if config == MATCHED:
+        region = from_compact(row["region_graph"])
+        _check_matched(row, graph, region, negatives, report)
+        graph = region
     if len(graph.compounds()) != 1:
         report.fail(config, "hn_not_one_compound", caption)
     for kind, g, foils, text in zip(
@@ -92,6 +105,23 @@ def check_row(
         problem = _check_negative(kind, graph, from_compact(g), foils)
         if problem:
             report.fail(config, problem, f"{caption} -> {text}")
+
+
+def _check_matched(
+    row: Mapping[str, Any], graph, region, negatives: Sequence[str], report: InvariantReport
+) -> None:
+    """The ``matched_*`` checks of one ``hn_comp_matched`` row (module docstring)."""
+    caption, own = row["caption"], row["region_caption"]
+    if not (caption.startswith(f"{own} and ") or caption.endswith(f" and {own}")):
+        report.fail(MATCHED, "matched_positive_not_joined", caption)
+    region_keys = [compound_key(c) for c in region.compounds()]
+    keys = sorted(compound_key(c) for c in graph.compounds())
+    if Counter(region.atoms()) - Counter(graph.atoms()) or keys != sorted(
+        [*region_keys, row["second_compound"]]
+    ):
+        report.fail(MATCHED, "matched_positive_not_two_compounds", caption)
+    if any(text.count(" and ") != caption.count(" and ") for text in negatives):
+        report.fail(MATCHED, "matched_and_count", caption)
 
 
 def check_tables(

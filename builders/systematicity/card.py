@@ -25,7 +25,30 @@ FORMATS = (
     "the corpus's seen tables."
 )
 
-__all__ = ["PAPER_CC12M", "card_info", "config_infos", "summary", "validation"]
+# Our extension, not the paper's: documented in every card beside the paper's configs.
+MATCHED = (
+    "`hn_comp_matched` is our extension, not part of the CREPE paper: HN-COMP whose positive "
+    'also joins two compounds, so that length and "and" tell nothing. Its positive (`caption`) '
+    'is the region\'s caption joined by " and " with the caption rewritten with both atoms of a '
+    "second compound true of the region, chosen by seed among the compounds of the image's full "
+    "Visual Genome graph on objects at least half inside the region (colour–object captions "
+    "and compounds only: colours exclude each other, other attributes and relations taken from "
+    "the image were often true when read; atoms, and for SC the compound, seen by the corpus, "
+    "so the split stays the caption's). Each of its 6 negatives is HN-COMP with foils drawn from the image's true "
+    'compounds ("the car is pink and the plate is white" against "the car is white and the '
+    "plate is pink\"): every text of a set carries the caption's atoms and two atoms of the "
+    "image's true compounds, written by the same edit of the caption, either conjunct first by "
+    "coin flip; only the binding differs. Both conjuncts of every negative are false of the full "
+    "image graph (predicates by verb lemma, attributes with their synonyms), and a colour is put "
+    "on another object only where the graph gives every object of that name a colour, never on "
+    "a generic, mass or plural name. Only "
+    "captions made of their atoms' words (and articles, is/are, there, 'in colour', 'in the "
+    "picture') get a set, since the second conjunct repeats the caption's other words. "
+    "`region_caption`, `region_graph` and `second_compound` keep the region's own text and graph "
+    "and the added compound. The blind audit judges it at chance + 0.10 (reported)."
+)
+
+__all__ = ["MATCHED", "PAPER_CC12M", "card_info", "config_infos", "summary", "validation"]
 
 
 def _pr(quality: dict[str, Any]) -> str:
@@ -82,7 +105,7 @@ def card_info(s: Any, seen: dict[str, Any], quality: dict[str, Any]) -> CardInfo
             "compounds and are longer than the caption, so a text-only language model still "
             "prefers the caption there: an inherent cue of HN-COMP as the paper defines it, "
             "reported by the blind audit and not counted toward its verdict. "
-            f"{FORMATS} {_pr(quality)}"
+            f"{MATCHED} {FORMATS} {_pr(quality)}"
         ),
     )
 

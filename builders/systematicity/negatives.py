@@ -43,10 +43,11 @@ from crepe_datasets.builders.systematicity.corpus_lm import mean_scores
 from crepe_datasets.generators.filters.frequency_lm import word_frequency_score
 from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.comp import TextNegative, comp_negatives
+from crepe_datasets.generators.negatives.comp_matched import MatchedSet, matched_set
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.surface import replace_atom
 from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.types import SceneGraph
+from crepe_datasets.scenegraph.types import Box, Compound, SceneGraph
 
 STAGE = "systematicity_negatives"
 REFINE_STAGE = "systematicity_refinement"
@@ -56,9 +57,12 @@ LM_TIE = 0.1
 # Real captions are more plausible to a held-out LM than the generation LM says (they are human
 # text; foils are substitutions): the caption is judged LM_SHIFT more plausible than scored.
 LM_SHIFT = 0.075
-STRICT_TYPES = ("atom",)  # types whose unbalanced sets are dropped (HN-COMP keeps its best)
+# types whose unbalanced sets are dropped. HN-COMP keeps its best choice (its length cue leaves
+# no balanced one); so does HN-COMP-MATCHED, whose sets are few (a colour–object caption with
+# six foil pairs) and share all their words: dropping unbalanced ones halved it on the sample
+STRICT_TYPES = ("atom",)
 CHECK_STAGE = "systematicity_negative_checks"
-SET_SIZES = {"atom": 4, "comp": 6}
+SET_SIZES = {"atom": 4, "comp": 6, "comp_matched": 6}
 CANDIDATE_FACTOR = 3
 ATOM_CANDIDATE_FACTOR = 6  # more HN-ATOM candidates, so the balanced choice has room
 
@@ -73,6 +77,11 @@ class Pending:
     split: str = ""
     candidates: dict[str, list[TextNegative]] = field(default_factory=dict)
     chosen: dict[str, list[TextNegative]] = field(default_factory=dict)
+    positives: dict[str, str] = field(default_factory=dict)  # a type's positive, if not caption
+
+    def positive(self, kind: str) -> str:
+        """The text the negatives of ``kind`` compete with (the caption unless matched)."""
+        return self.positives.get(kind, self.caption)
 
 
 def atom_text_negatives(
@@ -123,6 +132,36 @@ def candidates_for(
             drops,
         ),
     }
+
+
+def matched_for(
+    p: Pending,
+    sub: SceneGraph,
+    g: GraphIndex,
+    admit: Callable[[Compound], bool],
+    drops: DropLog,
+    region: Box | None = None,
+    sizes: dict[str, int] | None = None,
+) -> MatchedSet | None:
+    """HN-COMP-MATCHED candidates of one one-compound caption (step 1): fills ``p``'s
+    ``comp_matched`` candidates and positive; ``None`` (counted) when it has no matched set."""
+    sizes = sizes or SET_SIZES
+    found = matched_set(
+        p.caption,
+        sub,
+        g,
+        random.Random(f"{p.key}:comp_matched"),
+        CANDIDATE_FACTOR * sizes["comp_matched"],
+        admit,
+        region,
+        drops,
+    )
+    if found is None:
+        drops.drop("systematicity_configs", "hn_comp_matched_no_matched_set", p.key)
+        return None
+    p.candidates["comp_matched"] = found.candidates
+    p.positives["comp_matched"] = found.positive
+    return found
 
 
 @dataclass
@@ -179,7 +218,7 @@ def choose(
         for kind, cands in p.candidates.items():
             texts = set()
             for c in cands:
-                if c.text == p.caption or c.text in p.image_captions:
+                if c.text in (p.caption, p.positive(kind)) or c.text in p.image_captions:
                     drops.drop(STAGE, f"{kind}_equals_caption_of_image", c.text)
                 elif c.text in texts:
                     drops.drop(STAGE, f"{kind}_duplicate_text", c.text)
@@ -187,17 +226,19 @@ def choose(
                     texts.add(c.text)
                     pairs.append((p, kind, c))
     if entailed is not None and pairs:
-        flags = entailed([p.caption for p, _, _ in pairs], [c.text for _, _, c in pairs])
+        flags = entailed([p.positive(k) for p, k, _ in pairs], [c.text for _, _, c in pairs])
         for (p, kind, c), flag in zip(pairs, flags, strict=True):
             if flag:
-                drops.drop(STAGE, f"{kind}_entailed_by_caption", f"{p.caption} => {c.text}")
+                drops.drop(STAGE, f"{kind}_entailed_by_caption", f"{p.positive(kind)} => {c.text}")
         pairs = [pair for pair, flag in zip(pairs, flags, strict=True) if not flag]
-    texts_all = [c.text for _, _, c in pairs] + [p.caption for p in pending] if pairs else []
+    # the positives every type competes with: the caption, or a matched positive
+    positives = list(dict.fromkeys(p.positive(k) for p in pending for k in p.candidates))
+    texts_all = [c.text for _, _, c in pairs] + positives if pairs else []
     scored = ranker.rank(texts_all) if pairs else []
     scores = scored[: len(pairs)]
     judged = mean_scores(texts_all, scored, refiner.corpus_lm if refiner else None)
     lm_of = {id(c): judged[n] for n, (_, _, c) in enumerate(pairs)}
-    base = {id(p): s for p, s in zip(pending, judged[len(pairs) :], strict=False)}
+    base = dict(zip(positives, judged[len(pairs) :], strict=False))
     grouped: dict[tuple[int, str], list[tuple[float, int, TextNegative]]] = {}
     for n, ((p, kind, c), score) in enumerate(zip(pairs, scores, strict=True)):
         grouped.setdefault((id(p), kind), []).append((-float(score), n, c))
@@ -208,7 +249,8 @@ def choose(
             if refiner is None or len(ranked) < k:
                 p.chosen[kind] = [c for _, _, c in ranked[:k]]
             else:
-                b_lm, b_wf = base[id(p)], word_frequency_score(p.caption)
+                positive = p.positive(kind)
+                b_lm, b_wf = base[positive], word_frequency_score(positive)
                 states = [
                     (
                         _state(word_frequency_score(c.text), b_wf),

@@ -17,13 +17,14 @@ from crepe_datasets.builders.systematicity.negatives import (
     Pending,
     candidates_for,
     choose,
+    matched_for,
 )
-from crepe_datasets.builders.systematicity.rows import base_row, hn_row
-from crepe_datasets.builders.systematicity.split import HN_SPLITS, classify
+from crepe_datasets.builders.systematicity.rows import base_row, hn_row, matched_row
+from crepe_datasets.builders.systematicity.split import HN_SPLITS, admits, classify
 from crepe_datasets.builders.systematicity.texts import ImageTexts, keep_regions
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.types import SceneGraph
+from crepe_datasets.scenegraph.types import Box, SceneGraph
 
 
 class GraphLookup:
@@ -69,6 +70,7 @@ def process_batch(
 ) -> None:
     """Classify, make negatives for and append the rows of a batch of parsed images."""
     pending: list[tuple[Pending, dict[str, Any]]] = []
+    matched: dict[int, Any] = {}
     for image in batch:
         stats["images"] += 1
         stats["regions_parsed"] += len(image.regions)
@@ -89,11 +91,25 @@ def process_batch(
             key = f"{ctx['seed']}:{image.image_id}:{region.region_id}"
             p = Pending(key, region.text, image.captions, c.split)
             p.candidates = candidates_for(region.text, region.graph, full, key, drops)  # type: ignore[arg-type]
+            admit = admits(ctx["seen"], c.split)
+            box = Box.from_list(region.box)
+            found = matched_for(p, region.graph, full, admit, drops, box)  # type: ignore[arg-type]
+            if found is not None:
+                matched[id(p)] = found
             pending.append((p, row))
     choose(
         [p for p, _ in pending], ctx["ranker"], drops, ctx["entailed"], refiner=ctx.get("refiner")
     )
     for p, row in pending:
         for kind, chosen in p.chosen.items():
-            if len(chosen) == SET_SIZES[kind]:
+            if len(chosen) != SET_SIZES[kind]:
+                continue
+            if kind == "comp_matched":
+                found = matched[id(p)]
+                c = classify(found.graph, ctx["seen"])
+                if c.split != row["split"]:  # not expected: the second compound is admitted
+                    drops.drop("systematicity_configs", "hn_comp_matched_split_changed", p.key)
+                    continue
+                tables["hn_comp_matched"][row["split"]].append(matched_row(row, found, c, chosen))
+            else:
                 tables[f"hn_{kind}"][row["split"]].append(hn_row(row, chosen))

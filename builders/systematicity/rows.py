@@ -6,7 +6,14 @@ Configs:
   region text (image region + caption), task ``raw_retrieval``;
 * ``hn_atom`` — splits ``seen_compounds``, ``unseen_compounds``: one-compound captions with
   exactly 4 HN-ATOM negatives (retrieval among 1 + 4);
-* ``hn_comp`` — the same splits, exactly 6 HN-COMP negatives (retrieval among 1 + 6).
+* ``hn_comp`` — the same splits, exactly 6 HN-COMP negatives (retrieval among 1 + 6);
+* ``hn_comp_matched`` (our extension, not the paper's) — the same splits and set size, but the
+  positive also joins two compounds: ``caption`` is the region's caption joined with a second
+  compound true of the image, and the negatives are HN-COMP whose foils are the atoms of the
+  image's other true compounds (:mod:`crepe_datasets.generators.negatives.comp_matched`), so
+  length and "and" tell nothing. Its ``scene_graph`` and atom / compound lists are those of the
+  joined positive (its split is the region caption's, by construction); ``region_caption`` and
+  ``region_graph`` keep the region's own text and graph, ``second_compound`` the added compound.
 
 Every row carries ``atoms``, ``compounds``, ``unseen_atoms`` and ``unseen_compounds`` (string
 formats in :mod:`crepe_datasets.builders.systematicity.split`), so the split can be re-derived
@@ -17,29 +24,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from crepe_datasets.builders.systematicity.split import HN_SPLITS, SPLITS, Classified
+from crepe_datasets.builders.systematicity.split import HN_SPLITS, SPLITS, Classified, compound_key
 from crepe_datasets.builders.systematicity.texts import RegionText
 from crepe_datasets.cards.metadata import ConfigInfo, TaskSpec
 from crepe_datasets.generators.negatives import compact_json
 from crepe_datasets.generators.negatives.comp import TextNegative
+from crepe_datasets.generators.negatives.comp_matched import MatchedSet
 
-CONFIG_SPLITS = {"raw": SPLITS, "hn_atom": HN_SPLITS, "hn_comp": HN_SPLITS}
+CONFIG_SPLITS = {
+    "raw": SPLITS,
+    "hn_atom": HN_SPLITS,
+    "hn_comp": HN_SPLITS,
+    "hn_comp_matched": HN_SPLITS,
+}
+MATCHED_COLUMNS = ("region_caption", "region_graph", "second_compound")
 DESCRIPTIONS = {
     "raw": "Visual Genome region crops and their (spelling-corrected) descriptions, by split",
     "hn_atom": "1 caption + 4 HN-ATOM negatives (one atom replaced by an antonym or co-hyponym)",
     "hn_comp": "1 caption + 6 HN-COMP negatives (the compound's atoms split over two compounds, "
     "each completed with a foil)",
+    "hn_comp_matched": "our extension: 1 positive + 6 HN-COMP negatives that all join two "
+    "compounds (the caption and a second compound true of the image; negatives take their foils "
+    "from the image's other true compounds), so length and 'and' tell nothing",
 }
 
 
 def config_infos() -> dict[str, ConfigInfo]:
-    """The three configs with their evaluation tasks."""
+    """The configs with their evaluation tasks."""
     return {
         "raw": ConfigInfo(
             "raw", DESCRIPTIONS["raw"], TaskSpec(type="raw_retrieval", negatives_column=None)
         ),
         "hn_atom": ConfigInfo("hn_atom", DESCRIPTIONS["hn_atom"], TaskSpec(type="retrieval")),
         "hn_comp": ConfigInfo("hn_comp", DESCRIPTIONS["hn_comp"], TaskSpec(type="retrieval")),
+        "hn_comp_matched": ConfigInfo(
+            "hn_comp_matched", DESCRIPTIONS["hn_comp_matched"], TaskSpec(type="retrieval")
+        ),
     }
 
 
@@ -76,6 +96,30 @@ def hn_row(base: dict[str, Any], negatives: list[TextNegative]) -> dict[str, Any
     }
 
 
+def matched_row(
+    base: dict[str, Any], matched: MatchedSet, c: Classified, negatives: list[TextNegative]
+) -> dict[str, Any]:
+    """An ``hn_comp_matched`` row: the joined positive as ``caption`` (its graph and lists from
+    ``c``, the classification of the joined graph), the region's own text and graph beside it."""
+    row = hn_row(base, negatives)
+    row.update(
+        {
+            "caption": matched.positive,
+            "scene_graph": compact_json(matched.graph),
+            "n_atoms": matched.graph.complexity(),
+            "n_compounds": len(matched.graph.compounds()),
+            "atoms": c.atoms,
+            "compounds": c.compounds,
+            "unseen_atoms": c.unseen_atoms,
+            "unseen_compounds": c.unseen_compounds,
+            "region_caption": base["caption"],
+            "region_graph": base["scene_graph"],
+            "second_compound": compound_key(matched.second),
+        }
+    )
+    return row
+
+
 def features(with_images: bool) -> dict[str, Any]:
     """Explicit ``datasets`` features per config (stable schemas, even for empty splits)."""
     from datasets import Features, Image, List, Value
@@ -103,4 +147,8 @@ def features(with_images: bool) -> dict[str, Any]:
     for col in ("hard_negatives", "negative_types", "negative_rules", "negative_graphs"):
         hn[col] = strings
     hn["negative_foils"] = List(strings)
-    return {name: Features(base if name == "raw" else hn) for name in CONFIG_SPLITS}
+    matched = dict(hn)
+    for col in MATCHED_COLUMNS:
+        matched[col] = Value("string")
+    schemas = {"raw": base, "hn_comp_matched": matched}
+    return {name: Features(schemas.get(name, hn)) for name in CONFIG_SPLITS}

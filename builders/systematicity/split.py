@@ -18,6 +18,7 @@ Row lists use these strings (documented in the card):
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,24 @@ def split_of(unseen_atoms: list[str], unseen_compounds: list[str]) -> str:
     if unseen_atoms:
         return "unseen_atoms"
     return "unseen_compounds" if unseen_compounds else "seen_compounds"
+
+
+def admits(seen: SeenTables, split: str) -> Callable[[Compound], bool]:
+    """Whether a compound may be joined to a caption of ``split`` without changing its split:
+    its atoms are seen, and in ``seen_compounds`` the compound too (HN-COMP-MATCHED's second
+    compound)."""
+
+    def admit(c: Compound) -> bool:
+        if c.kind == "attribute_object":
+            atoms = [Atom("attribute", c.parts[0]), Atom("object", c.parts[1])]
+        else:
+            atoms = [Atom("object", c.parts[0]), Atom("relationship", c.parts[1])]
+            atoms.append(Atom("object", c.parts[2]))
+        if any(atom_key(a) not in seen.atoms for a in atoms):
+            return False
+        return split != SPLITS[0] or compound_key(c) in seen.compounds
+
+    return admit
 
 
 def classify(graph: SceneGraph, seen: SeenTables) -> Classified:

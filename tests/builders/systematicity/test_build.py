@@ -21,7 +21,7 @@ def test_every_row_satisfies_its_split(small_build, seen_folder: Path) -> None:
     _, folder, manifest = small_build
     tables = read_tables(folder)
     seen = load_seen(seen_folder)
-    assert set(tables) == {"raw", "hn_atom", "hn_comp"}
+    assert set(tables) == {"raw", "hn_atom", "hn_comp", "hn_comp_matched"}
     rows = 0
     for splits in tables.values():
         for split, items in splits.items():
