@@ -121,3 +121,32 @@ def engine_options(workers_help: str) -> Callable[[Callable[..., Any]], Callable
         return command
 
     return decorate
+
+
+def foil_balance_options(command: Callable) -> Callable:
+    """``--foil-cap`` and ``--foil-rate``: the bounds of the HN-ATOM foil ledger
+    (:mod:`crepe_datasets.generators.negatives.foil_balance`)."""
+    from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, DEFAULT_RATE
+
+    command = click.option(
+        "--foil-rate",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_RATE,
+        show_default=True,
+        help="How much that bound grows per occurrence of the word in the positives seen.",
+    )(command)
+    return click.option(
+        "--foil-cap",
+        type=click.IntRange(min=0),
+        default=DEFAULT_CAP,
+        show_default=True,
+        help="Largest surplus of a word's uses as an HN-ATOM foil over its uses as the replaced "
+        "word (or the reverse) in a ledger, for a word no positive holds.",
+    )(command)
+
+
+allow_failed_checks_option = click.option(
+    "--allow-failed-checks",
+    is_flag=True,
+    help="Write the dataset even when its invariants or shortcut audits fail (the card says which).",
+)

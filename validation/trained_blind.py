@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crepe_datasets.validation.blind import ALPHA, excess_p_value
+from crepe_datasets.validation.blind import ALPHA, REPORTED_TARGETS, excess_p_value
 from crepe_datasets.validation.shortcuts import MARGIN
 
 FOLDS = 5
@@ -263,8 +263,9 @@ def trained_audit(
     margins: Mapping[str, float] | None = None,
 ) -> TrainedReport:
     """Audit ``{config: {split: rows}}``; ``margins`` overrides the margin of some configs
-    (default: :data:`TARGETS`' margins, chance + 0.05 elsewhere)."""
-    margins = {**TARGETS, **(margins or {})}
+    (default: :data:`TARGETS`' margins, the blind audit's ``REPORTED_TARGETS`` (reported, not
+    deciding), chance + 0.05 elsewhere)."""
+    margins = {**REPORTED_TARGETS, **TARGETS, **(margins or {})}
     report = TrainedReport()
     for config in sorted(tables):
         sets = sets_from_rows(tables[config])

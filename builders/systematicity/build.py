@@ -26,6 +26,7 @@ from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
 from crepe_datasets.builders.systematicity.split import SPLITS
 from crepe_datasets.builders.systematicity.texts import DEFAULT_CHUNK_TEXTS
 from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, DEFAULT_RATE
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.provenance import DropLog, InputFile
 from crepe_datasets.scenegraph.version import __version__
@@ -55,8 +56,11 @@ class SystematicitySettings:
     cache_dir: str | None = None
     spacy_model: str | None = None
     seed: int = 0
+    foil_cap: int | None = DEFAULT_CAP
+    foil_rate: float = DEFAULT_RATE
     version: str = __version__
     progress: bool = True
+    allow_failed_checks: bool = False
 
 
 def _check_inputs(s: SystematicitySettings) -> list[Path]:
@@ -131,7 +135,11 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
                 "ranker": ranker,
                 "entailed": entailed,
                 "seed": s.seed,
-                "refiner": Refiner(corpus_lm=corpus_lm(s.training, Path(scratch.name))),
+                "refiner": Refiner(
+                    corpus_lm=corpus_lm(s.training, Path(scratch.name)),
+                    foil_cap=s.foil_cap,
+                    foil_rate=s.foil_rate,
+                ),
             }
             stats: Counter = Counter()
             images = image_texts(iter_regions(regions_path, drops, infos), infos, corrector, drops)
@@ -165,7 +173,12 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
         manifest.validation = card_text.validation(tables, seen, quality)
         cropper = ImageCropper(s.images, manifest.drops) if s.images else None
         out = write_dataset(
-            s.out, tables, manifest, features=features(cropper is not None), images=cropper
+            s.out,
+            tables,
+            manifest,
+            features=features(cropper is not None),
+            images=cropper,
+            allow_failed_checks=s.allow_failed_checks,
         )
     finally:
         scratch.cleanup()

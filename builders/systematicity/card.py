@@ -125,6 +125,8 @@ def summary(
     tables: dict, stats: Counter, seen: dict[str, Any], seen_info: dict[str, Any], ranker: Any
 ) -> dict[str, Any]:
     """The manifest's summary (and the card's build summary table)."""
+    from crepe_datasets.validation.foil_imbalance import foil_balance_summary
+
     return {
         "training_corpus": seen,
         "seen_tables_source": seen_info,
@@ -135,16 +137,19 @@ def summary(
         "one_compound_captions": {sp: stats[f"one_compound_{sp}"] for sp in SPLITS[:2]},
         "plausibility_ranker": ranker.describe(),
         "paper_cc12m": PAPER_CC12M,
+        "foil_balance": foil_balance_summary({c: t for c, t in tables.items() if c != "raw"}),
     }
 
 
 def validation(tables: dict, seen: SeenTables, quality: dict[str, Any]) -> dict[str, Any]:
-    """Parser quality, split proportions, row checks, the formatting-shortcut audit and the
-    blind-baseline audit (:mod:`crepe_datasets.validation.blind`; ``hn_atom`` decides)."""
+    """Parser quality, split proportions, row checks, the formatting-shortcut audit, the
+    blind-baseline audit (:mod:`crepe_datasets.validation.blind`; ``hn_atom`` decides) and the
+    trained blind audit (:mod:`crepe_datasets.validation.trained_blind`)."""
     from crepe_datasets.validation.blind import blind_audit
     from crepe_datasets.validation.invariants import check_rows
     from crepe_datasets.validation.shortcuts import audit_rows
     from crepe_datasets.validation.systematicity import check_tables
+    from crepe_datasets.validation.trained_blind import trained_audit
 
     return {
         "parser_factual": quality,
@@ -153,4 +158,5 @@ def validation(tables: dict, seen: SeenTables, quality: dict[str, Any]) -> dict[
         "invariants": check_rows(tables).to_dict(),
         "shortcuts": audit_rows({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
         "blind_baselines": blind_audit({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
+        "trained_blind": trained_audit({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
     }

@@ -38,12 +38,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crepe_datasets.builders.productivity.refine import Balance, RefineStats, choose_balanced
+from crepe_datasets.builders.productivity.refine import (
+    FOIL_BALANCED_TYPES,
+    Balance,
+    RefineStats,
+    choose_balanced,
+)
 from crepe_datasets.builders.systematicity.corpus_lm import mean_scores
 from crepe_datasets.generators.filters.frequency_lm import word_frequency_score
 from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.comp import TextNegative, comp_negatives
 from crepe_datasets.generators.negatives.comp_matched import MatchedSet, matched_set
+from crepe_datasets.generators.negatives.foil_balance import (
+    DEFAULT_CAP,
+    DEFAULT_RATE,
+    FoilLedger,
+    eligible,
+)
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.surface import replace_atom
 from crepe_datasets.scenegraph.provenance import DropLog
@@ -78,6 +89,7 @@ class Pending:
     candidates: dict[str, list[TextNegative]] = field(default_factory=dict)
     chosen: dict[str, list[TextNegative]] = field(default_factory=dict)
     positives: dict[str, str] = field(default_factory=dict)  # a type's positive, if not caption
+    atoms: Counter = field(default_factory=Counter)  # the caption's (kind, word) atoms
 
     def positive(self, kind: str) -> str:
         """The text the negatives of ``kind`` compete with (the caption unless matched)."""
@@ -98,7 +110,8 @@ def atom_text_negatives(
         if text is None:
             drops.drop(CHECK_STAGE, "atom_foil_not_placeable", f"{caption} -> {new.text}")
             continue
-        out.append(TextNegative("atom", cand.rule, text, cand.graph, (new.text,)))
+        exchange = (old.type, old.text, new.text)
+        out.append(TextNegative("atom", cand.rule, text, cand.graph, (new.text,), exchange))
     for (_, reason), n in checks.counts.items():
         drops.drop(CHECK_STAGE, reason, n=n)
     return out
@@ -171,6 +184,27 @@ class Refiner:
     stats: RefineStats = field(default_factory=RefineStats)
     corpus_lm: Callable[[str], float] | None = None
     balances: dict[str, Balance] = field(default_factory=dict)
+    foil_cap: int | None = DEFAULT_CAP
+    foil_rate: float = DEFAULT_RATE
+    ledgers: dict[str, FoilLedger] = field(default_factory=dict)
+
+    def balanced(self, kind: str, p: Pending, ranked: list, drops: DropLog) -> tuple[list, list]:
+        """The candidates the split's foil ledger allows (HN-ATOM; others unchanged), best
+        balancing first, with their exchanges (:mod:`~crepe_datasets.generators.negatives.foil_balance`)."""
+        if kind not in FOIL_BALANCED_TYPES or self.foil_cap is None:
+            return ranked, []
+        ledger = self.ledgers.setdefault(p.split, FoilLedger(self.foil_cap, self.foil_rate))
+        exchanges = [c.exchange for _, _, c in ranked]
+        order = eligible(exchanges, ledger, p.atoms)
+        if len(order) < len(ranked):
+            self.stats.counts[kind]["foil_unbalanced"] += len(ranked) - len(order)
+            drops.drop(REFINE_STAGE, f"{kind}_foil_unbalanced", p.key, n=len(ranked) - len(order))
+        return [ranked[i] for i in order], [exchanges[i] for i in order]
+
+    def record(self, kind: str, p: Pending, exchanges: list) -> None:
+        """Count the exchanges of the chosen negatives in the split's foil ledger."""
+        if exchanges:
+            self.ledgers[p.split].record(exchanges, p.atoms)
 
     def pick(
         self, kind: str, states: list[tuple[int, int]], k: int, drops: DropLog, key: str,
@@ -246,6 +280,9 @@ def choose(
         for kind in p.candidates:
             ranked = sorted(grouped.get((id(p), kind), []), key=lambda x: (x[0], x[1]))
             k = sizes[kind]
+            exchanges: list = []
+            if refiner is not None:
+                ranked, exchanges = refiner.balanced(kind, p, ranked, drops)
             if refiner is None or len(ranked) < k:
                 p.chosen[kind] = [c for _, _, c in ranked[:k]]
             else:
@@ -262,6 +299,7 @@ def choose(
                 p.chosen[kind] = [ranked[i][2] for i in picked] if picked is not None else []
                 if picked is None:
                     continue
+                refiner.record(kind, p, [exchanges[i] for i in picked] if exchanges else [])
             if len(p.chosen[kind]) < sizes[kind]:
                 drops.drop(
                     "systematicity_configs",

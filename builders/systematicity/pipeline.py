@@ -22,6 +22,7 @@ from crepe_datasets.builders.systematicity.negatives import (
 from crepe_datasets.builders.systematicity.rows import base_row, hn_row, matched_row
 from crepe_datasets.builders.systematicity.split import HN_SPLITS, admits, classify
 from crepe_datasets.builders.systematicity.texts import ImageTexts, keep_regions
+from crepe_datasets.generators.negatives.foil_balance import positive_atoms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph
@@ -90,6 +91,7 @@ def process_batch(
             stats[f"one_compound_{c.split}"] += 1
             key = f"{ctx['seed']}:{image.image_id}:{region.region_id}"
             p = Pending(key, region.text, image.captions, c.split)
+            p.atoms = positive_atoms(region.graph)  # type: ignore[arg-type]
             p.candidates = candidates_for(region.text, region.graph, full, key, drops)  # type: ignore[arg-type]
             admit = admits(ctx["seen"], c.split)
             box = Box.from_list(region.box)

@@ -45,13 +45,15 @@ PUNCTUATION = re.compile(r"[^\w\s]")
 
 @dataclass(frozen=True)
 class TextNegative:
-    """A negative of a free-text caption: its text, graph, rule and foils."""
+    """A negative of a free-text caption: its text, graph, rule and foils (for HN-ATOM also
+    its ``exchange``: atom kind, replaced word, foil)."""
 
     type: str
     rule: str
     text: str
     graph: SceneGraph
     foils: tuple[str, ...]
+    exchange: tuple[str, str, str] | None = None
 
 
 def union(a: SceneGraph, b: SceneGraph) -> SceneGraph:

@@ -8,7 +8,12 @@ from pathlib import Path
 import click
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scripts.options import checked_output, engine_options
+from crepe_datasets.scripts.options import (
+    allow_failed_checks_option,
+    checked_output,
+    engine_options,
+    foil_balance_options,
+)
 
 
 @checked_output("out", kind="dataset", inputs=("vg", "images", "nli"))
@@ -52,21 +57,7 @@ from crepe_datasets.scripts.options import checked_output, engine_options
     is_flag=True,
     help="Take negatives in generation order (no adversarial refinement against blind scorers).",
 )
-@click.option(
-    "--foil-cap",
-    type=click.IntRange(min=0),
-    default=3,
-    show_default=True,
-    help="Largest surplus of a word's uses as an HN-ATOM foil over its uses as the replaced "
-    "word (and the reverse) in a work chunk, for a word no positive holds.",
-)
-@click.option(
-    "--foil-rate",
-    type=click.FloatRange(min=0),
-    default=1.0,
-    show_default=True,
-    help="How much that surplus may grow per occurrence of the word in the chunk's positives.",
-)
+@foil_balance_options
 @click.option(
     "--no-nli", is_flag=True, help="Skip the entailment filter (recorded in the manifest)."
 )
@@ -95,11 +86,7 @@ from crepe_datasets.scripts.options import checked_output, engine_options
 )
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option(
-    "--allow-failed-checks",
-    is_flag=True,
-    help="Write the dataset even when its invariants or shortcut audit fail (the card says which).",
-)
+@allow_failed_checks_option
 def build_productivity_cmd(
     vg: Path,
     images: Path | None,

@@ -8,7 +8,12 @@ from pathlib import Path
 import click
 
 from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scripts.options import checked_output, engine_options
+from crepe_datasets.scripts.options import (
+    allow_failed_checks_option,
+    checked_output,
+    engine_options,
+    foil_balance_options,
+)
 
 
 @checked_output(
@@ -63,6 +68,8 @@ from crepe_datasets.scripts.options import checked_output, engine_options
 )
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
+@foil_balance_options
+@allow_failed_checks_option
 def build_systematicity_cmd(
     vg: Path,
     images: Path | None,
@@ -80,6 +87,9 @@ def build_systematicity_cmd(
     cache_dir: Path | None,
     out: Path,
     seed: int,
+    foil_cap: int,
+    foil_rate: float,
+    allow_failed_checks: bool,
 ) -> None:
     """Build crepe-systematicity: SC / UC / UA splits of VG regions for a training corpus."""
     from crepe_datasets.builders.systematicity.build import (
@@ -112,6 +122,9 @@ def build_systematicity_cmd(
         limit=limit,
         cache_dir=str(cache_dir) if cache_dir else None,
         seed=seed,
+        foil_cap=foil_cap,
+        foil_rate=foil_rate,
+        allow_failed_checks=allow_failed_checks,
     )
     folder, manifest = build_systematicity(settings)
     s = manifest.summary
