@@ -63,8 +63,18 @@ class GraphIndex:
     def has_attribute(self, oid: int, attribute: str) -> bool:
         return attribute in self.attrs.get(oid, frozenset())
 
-    def holds(self, sub: SceneGraph, max_steps: int = MAX_STEPS) -> bool:
-        """True when ``G`` contains ``sub`` (see the module docstring)."""
+    def holds(
+        self,
+        sub: SceneGraph,
+        max_steps: int = MAX_STEPS,
+        absent: tuple[tuple[int, str, int], ...] = (),
+    ) -> bool:
+        """True when ``G`` contains ``sub`` (see the module docstring).
+
+        ``absent``: triples ``(subject, predicate, object)`` over ``sub``'s objects that the
+        map must *not* carry onto a relationship of ``G`` (a map that finds ``sub`` in ``G``
+        where such a triple is not annotated makes its negation true).
+        """
         candidates: dict[int, list[int]] = {}
         for o in sub.objects:
             need = set(o.attributes)
@@ -84,9 +94,17 @@ class GraphIndex:
         used: set[int] = set()
         steps = 0
 
+        avoid: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
+        for rel in absent:
+            avoid[rel[0]].append(rel)
+            avoid[rel[2]].append(rel)
+
         def consistent(hid: int) -> bool:
             for s, p, o in by_hid[hid]:
                 if s in assign and o in assign and (assign[s], p, assign[o]) not in self.triples:
+                    return False
+            for s, p, o in avoid.get(hid, ()):
+                if s in assign and o in assign and (assign[s], p, assign[o]) in self.triples:
                     return False
             return True
 

@@ -19,10 +19,33 @@ differs), the modified graph must not hold in ``G`` (:meth:`GraphIndex.holds`), 
 exchanged atoms may be WordNet synonyms ("grey"/"gray") — the "filter errant swaps with
 WordNet" step. Candidates are enumerated, shuffled with ``rng`` and checked lazily until
 ``limit`` are found.
+
+Swaps that stay true, written down (each dropped and counted with its reason):
+
+* **Symmetric relations** (:data:`SYMMETRIC`, :func:`symmetric`): "A next to B" says what
+  "B next to A" says, so ``swap:subject_object`` never reverses one
+  (``swap_symmetric_relation``), and a swapped graph also counts as true in ``G`` when it holds
+  with one of its symmetric relationships read the other way round. WordNet has no
+  symmetry relation for prepositions and Visual Genome's relationship synsets map them to
+  adverbs ("near.r.01", "by.r.01"), so the table is small and written by hand: the
+  prepositions of nearness and contact whose reversal is implied by them.
+* **Nearness moved onto a related pair**: a relationship whose predicate is symmetric, put by
+  a swap between two objects that ``G`` links by any predicate (either way), is true of them
+  ("cup on table" → "cup next to table"): ``swap_symmetric_relation_on_linked_pair``.
+* **Attributes between objects of one name** (``swap:attributes``, ``move:attribute``): "white
+  plate near another plate" → "plate near another white plate" tells apart no image, since
+  nothing in the text says which plate is which: ``swap_same_name_objects``.
+* **Attributes between a whole and its part** (linked in ``G`` by a predicate of
+  :data:`PART_OF`): "white plate with food" → "plate with white food", colour and material
+  pass from a thing to what it holds or is made of: ``swap_part_whole_objects``.
+* **Scene-level attributes** ("indoors", "outdoors"), true of every object, are removed when
+  the graph is cleaned (:func:`crepe_datasets.builders.productivity.words.scene_attribute`),
+  before any swap.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable
@@ -34,6 +57,50 @@ from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 MAX_PERMUTATION_SLOTS = 5
+
+#: Prepositions of nearness and contact: "A P B" implies "B P A". A predicate is symmetric when
+#: it is one of them or ends with one ("sitting next to", "parked by", "playing with").
+SYMMETRIC = frozenset(
+    {
+        "next to",
+        "near",
+        "near to",
+        "nearby",
+        "close to",
+        "by",
+        "beside",
+        "besides",
+        "alongside",
+        "adjacent to",
+        "against",
+        "touching",
+        "with",
+        "and",
+        "across from",
+        "opposite",
+        "opposite of",
+        "among",
+        "between",
+        "meeting",
+    }
+)
+#: Predicates linking a whole to its part or content (an attribute may hold of both).
+PART_OF = frozenset(
+    {"has", "have", "having", "of", "with", "part of", "contains", "containing", "made of"}
+)
+
+
+@functools.lru_cache(maxsize=50_000)
+def symmetric(predicate: str) -> bool:
+    """Whether ``predicate`` is symmetric (see :data:`SYMMETRIC`)."""
+    words = predicate.split()
+    return any(" ".join(words[i:]) in SYMMETRIC for i in range(len(words)))
+
+
+def _linked(g: GraphIndex, a: int, b: int, predicates: frozenset[str] | None = None) -> bool:
+    """Whether ``G`` links objects ``a`` and ``b`` either way (by one of ``predicates``)."""
+    found = g.pair_predicates.get((a, b), set()) | g.pair_predicates.get((b, a), set())
+    return bool(found if predicates is None else found & predicates)
 
 
 def _same_meaning(a: str, b: str) -> bool:
@@ -56,8 +123,10 @@ def _rebuild(sub: SceneGraph, objects: list[SGObject], rels: list[Relationship])
     return SceneGraph(objects, rels, sub.image_id, sub.width, sub.height)
 
 
-def _subject_object(sub: SceneGraph, g: GraphIndex, i: int) -> SceneGraph | None:
+def _subject_object(sub: SceneGraph, g: GraphIndex, i: int) -> SceneGraph | str | None:
     r = sub.relationships[i]
+    if symmetric(r.predicate):
+        return "swap_symmetric_relation"
     if (r.object, r.predicate, r.subject) in g.triples:
         return None
     rels = list(sub.relationships)
@@ -65,9 +134,19 @@ def _subject_object(sub: SceneGraph, g: GraphIndex, i: int) -> SceneGraph | None
     return _rebuild(sub, list(sub.objects), rels)
 
 
+def _attribute_pair_reason(g: GraphIndex, o1: SGObject, o2: SGObject) -> str | None:
+    if o1.name == o2.name:
+        return "swap_same_name_objects"
+    if _linked(g, o1.id, o2.id, PART_OF):
+        return "swap_part_whole_objects"
+    return None
+
+
 def _swap_attributes(
     sub: SceneGraph, g: GraphIndex, o1: SGObject, i: int, o2: SGObject, j: int
-) -> SceneGraph | None:
+) -> SceneGraph | str | None:
+    if (reason := _attribute_pair_reason(g, o1, o2)) is not None:
+        return reason
     a, b = o1.attributes[i], o2.attributes[j]
     if _same_meaning(a, b) or b in o1.attributes or a in o2.attributes:
         return None
@@ -89,7 +168,9 @@ def _swap_objects(sub: SceneGraph, o1: SGObject, o2: SGObject) -> SceneGraph | N
 
 def _move_attribute(
     sub: SceneGraph, g: GraphIndex, o1: SGObject, i: int, o2: SGObject
-) -> SceneGraph | None:
+) -> SceneGraph | str | None:
+    if (reason := _attribute_pair_reason(g, o1, o2)) is not None:
+        return reason
     a = o1.attributes[i]
     if a in o2.attributes or g.has_attribute(o2.id, a):
         return None
@@ -97,8 +178,8 @@ def _move_attribute(
     return replace_object(graph, _with(o2, attributes=(*o2.attributes, a)))
 
 
-def _permutations(sub: SceneGraph) -> list[tuple[str, Callable[[], SceneGraph | None]]]:
-    out: list[tuple[str, Callable[[], SceneGraph | None]]] = []
+def _permutations(sub: SceneGraph) -> list[tuple[str, Callable[[], SceneGraph | str | None]]]:
+    out: list[tuple[str, Callable[[], SceneGraph | str | None]]] = []
     objs, rels = sub.objects, sub.relationships
     names = [o.name for o in objs]
     if 1 < len(names) <= MAX_PERMUTATION_SLOTS:
@@ -136,9 +217,10 @@ def _permutations(sub: SceneGraph) -> list[tuple[str, Callable[[], SceneGraph | 
 
 def swap_candidates(
     sub: SceneGraph, g: GraphIndex, n: int
-) -> list[tuple[str, Callable[[], SceneGraph | None]]]:
-    """Every rule instance as ``(rule, make)`` in a fixed order; ``make()`` gives the graph or None."""
-    out: list[tuple[str, Callable[[], SceneGraph | None]]] = []
+) -> list[tuple[str, Callable[[], SceneGraph | str | None]]]:
+    """Every rule instance as ``(rule, make)`` in a fixed order; ``make()`` gives the graph, or
+    a drop reason, or None (the rule's own check failed)."""
+    out: list[tuple[str, Callable[[], SceneGraph | str | None]]] = []
     out += [
         ("swap:subject_object", lambda i=i: _subject_object(sub, g, i))
         for i in range(len(sub.relationships))
@@ -164,6 +246,21 @@ def swap_candidates(
     return out
 
 
+def _symmetric_reason(sub: SceneGraph, graph: SceneGraph, g: GraphIndex) -> str | None:
+    """Why ``graph`` is true once its symmetric relationships are read both ways, or None."""
+    before = {(r.subject, r.predicate, r.object) for r in sub.relationships}
+    for k, r in enumerate(graph.relationships):
+        if not symmetric(r.predicate):
+            continue
+        if (r.subject, r.predicate, r.object) not in before and _linked(g, r.subject, r.object):
+            return "swap_symmetric_relation_on_linked_pair"
+        rels = list(graph.relationships)
+        rels[k] = Relationship(r.object, r.predicate, r.subject)
+        if g.holds(_rebuild(graph, list(graph.objects), rels)):
+            return "swap_true_with_symmetric_relation_reversed"
+    return None
+
+
 def swap_negatives(
     sub: SceneGraph,
     g: GraphIndex,
@@ -175,7 +272,8 @@ def swap_negatives(
     """Up to ``limit`` HN-SWAP candidates with distinct graphs (see the module docstring).
 
     Rejected candidates are counted in ``drops`` (stage ``productivity_negative_checks``):
-    ``swap_rule_check_failed:<rule>``, ``swap_duplicate_graph``, ``swap_true_in_image_graph``.
+    ``swap_rule_check_failed:<rule>``, ``swap_duplicate_graph``, ``swap_true_in_image_graph``
+    and the reasons of the module docstring (``swap_symmetric_relation``, …).
     """
 
     def count(reason: str) -> None:
@@ -193,12 +291,18 @@ def swap_negatives(
         if graph is None:
             count(f"swap_rule_check_failed:{rule}")
             continue
+        if isinstance(graph, str):
+            count(graph)
+            continue
         key = graph.signature()
         if key in seen:
             count("swap_duplicate_graph")
             continue
         if g.holds(graph):
             count("swap_true_in_image_graph")
+            continue
+        if (reason := _symmetric_reason(sub, graph, g)) is not None:
+            count(reason)
             continue
         seen.add(key)
         out.append(NegativeCandidate("swap", rule, graph))
