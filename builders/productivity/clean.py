@@ -14,8 +14,9 @@ Objects (names are lemmatised first, :func:`crepe_datasets.scenegraph.lexicon.no
   :func:`crepe_datasets.scenegraph.lexicon.canonical_spelling`, as the foils are spelled);
 * drops ``object_name_empty`` (nothing left), ``object_name_function_word`` (only
   function words: "an", "this") and ``object_name_colour_word`` (a colour word alone with no
-  tangible synset: "orange", "white", :func:`colour_word_name`); their relationships go too,
-  counted as ``relationship_object_dropped``.
+  tangible synset: "orange", "white", :func:`colour_word_name`) and ``object_name_adjective``
+  (one word more often an adjective: "busy", "several", :func:`adjective_name`); their
+  relationships go too, counted as ``relationship_object_dropped``.
 
 Attributes (per object):
 
@@ -40,6 +41,8 @@ Relationships:
   ("hold" → "holds"), ``predicate_agreement`` (the leading verb in the subject's number:
   "paper are on desk" → "paper is on desk", "people holds" → "people hold");
 * drops ``predicate_empty``, ``predicate_article`` (a predicate that is only "a"/"the"),
+  ``predicate_negated`` ("not"), ``predicate_conjunction`` ("and"), ``predicate_noun_phrase``
+  ("on a wood grain") — :func:`predicate_reason` —,
   ``self_loop_relationship``, ``repeated_relationship`` (the same
   triple after cleaning). Cycles (a → b → a) are kept: they are valid scene graphs.
 """
@@ -63,7 +66,7 @@ from crepe_datasets.builders.productivity.words import (
     scene_attribute,
     verb_attribute,
 )
-from crepe_datasets.generators.negatives.foils import colour_sense
+from crepe_datasets.generators.negatives.foils import colour_sense, sense_counts
 from crepe_datasets.generators.negatives.senses import OBJECT_LEXFILES
 from crepe_datasets.scenegraph.lexicon import canonical_spelling, normalize_object
 from crepe_datasets.scenegraph.provenance import DropLog
@@ -122,14 +125,43 @@ def spelled(text: str, what: str, drops: DropLog) -> str:
     return out
 
 
+def _tangible(synset: str | None) -> bool:
+    sense = synset_or_none(synset) if synset else None
+    return sense is not None and sense.lexname() in OBJECT_LEXFILES
+
+
+def adjective_name(name: str, synset: str | None) -> bool:
+    """True for an object named by one word more often an adjective than a noun (WordNet's sense
+    counts: "busy", "several", "empty") whose Visual Genome synset, if any, is no tangible
+    thing ("remote" annotated as a remote control stays): it names no object, and a caption
+    over it reads as no English ("clear road not the busy")."""
+    if " " in name or not name.isalpha() or _tangible(synset):
+        return False
+    counts = sense_counts(name)
+    return counts.get("a", -1) > counts.get("n", -1)
+
+
+def predicate_reason(predicate: str) -> str | None:
+    """Why a predicate states no relation a caption can hold, or None: a negation ("not":
+    HN-NEG would negate it again), a conjunction alone ("and": "telephone and computer"), or
+    a noun phrase after an article ("on a wood grain": the object would follow a second noun)."""
+    words = predicate.split()
+    if words[0] in ("not", "no"):
+        return "predicate_negated"
+    if len(words) == 1 and words[0] in ("and", "or"):
+        return "predicate_conjunction"
+    if any(w in ARTICLES for w in words[1:-1]):
+        return "predicate_noun_phrase"
+    return None
+
+
 def colour_word_name(name: str, synset: str | None) -> bool:
     """True for an object named by a colour word alone ("orange", "white") whose Visual Genome
     synset, if any, is no tangible thing: the annotator named a patch of colour, and a foil
     drawn for it would be a thing ("orange" → "lemon") where a reader sees a colour."""
     if " " in name or colour_sense(name) is None or not wordnet().synsets(name, pos="a"):
         return False
-    sense = synset_or_none(synset) if synset else None
-    return sense is None or sense.lexname() not in OBJECT_LEXFILES
+    return not _tangible(synset)
 
 
 def clean_attributes(obj_name: str, attributes: tuple[str, ...], drops: DropLog, where: str):
@@ -167,6 +199,9 @@ def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
         if colour_word_name(name, synset):
             drops.drop(STAGE, "object_name_colour_word", f"{where} object {o.id}: {name!r}")
             continue
+        if adjective_name(name, synset):
+            drops.drop(STAGE, "object_name_adjective", f"{where} object {o.id}: {name!r}")
+            continue
         name = spelled(name, "object_name", drops)
         attrs = clean_attributes(name, o.attributes, drops, where)
         objects.append(SGObject(o.id, name, attrs, o.box, synset))
@@ -187,6 +222,9 @@ def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
             continue
         if ARTICLES.issuperset(predicate.split()):
             drops.drop(STAGE, "predicate_article", f"{where}: {r.predicate!r}")
+            continue
+        if (reason := predicate_reason(predicate)) is not None:
+            drops.drop(STAGE, reason, f"{where}: {r.predicate!r}")
             continue
         inflected = inflect_predicate(predicate)
         if inflected != predicate:

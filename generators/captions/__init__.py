@@ -110,16 +110,24 @@ def finite_verb(word: str) -> bool:
 
 def _plural_head(body: str) -> bool:
     """Whether the first noun phrase of ``body`` ends in a plural name ("people on grass",
-    "glasses that are on table"): the word before its first stop word other than "and"."""
+    "glasses that are on table"): the word before its first stop word other than "and", finite
+    verb or participle ("youn man wearing glasses": "man")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
     from crepe_datasets.scenegraph.lexicon import is_plural_name
 
     words = body.lower().split(" ")
     for i, word in enumerate(words):
-        if i > 0 and ((word in STOP_WORDS and word != "and") or word.endswith(",")):
-            head = word.rstrip(",") if word.endswith(",") else words[i - 1]
-            return head.isalpha() and is_plural_name(head)
+        if i == 0:
+            continue
+        bare = word.rstrip(",")
+        if (bare in STOP_WORDS and bare != "and") or finite_verb(bare) or bare.endswith("ing"):
+            head = words[i - 1]
+        elif word.endswith(","):
+            head = bare
+        else:
+            continue
+        return head.isalpha() and is_plural_name(head)
     return bool(words) and words[-1].isalpha() and is_plural_name(words[-1])
 
 
@@ -129,7 +137,7 @@ def _relative_clause(body: str) -> str:
     bag"). The first clause ends at the first comma; its first word is never the verb."""
     words = body.split(" ")
     for i, word in enumerate(words):
-        token = word.rstrip(",").lower()
+        token = word.rstrip(",.!?").lower()
         if i > 0 and finite_verb(token):
             return " ".join([*words[:i], "that", *words[i:]])
         if word.endswith(","):

@@ -15,7 +15,7 @@
   Genome leaves most facts unannotated, so the check is loose on purpose
   (:func:`could_be_other_thing`): invalid when ``G`` has another object that is not (maybe) an
   ``o`` itself (not the same name, a synonym or a hyponym of it), of a kind a reader would take
-  for it (sharing a WordNet lexicographer file with ``o``'s name: a man for a woman), whose
+  for it (the lexicographer file of its synset or first sense: a man for a woman), whose
   attributes include ``o``'s attributes or are not annotated at all, and that is linked, by any
   predicate in either direction, to an object with the name of each of ``o``'s partners ("a
   name tag on thing that is not a woman" is true when a man *wears* a name tag).
@@ -38,7 +38,7 @@ from crepe_datasets.generators.negatives import (
 )
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.resources import wordnet
+from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 
@@ -115,26 +115,29 @@ def _linked_names(g: GraphIndex, gid: int) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=100_000)
-def kinds(name: str) -> frozenset[str]:
-    """Lexicographer files of the name's noun senses ("man": noun.person, …); empty when
-    WordNet does not know it."""
-    return frozenset(s.lexname() for s in wordnet().synsets(name.replace(" ", "_"), pos="n"))
+def kind(name: str, synset: str | None = None) -> frozenset[str]:
+    """The lexicographer files of an object's sense: its Visual Genome synset's and its name's
+    first noun sense's (VG annotates some men as ``male.n.01``, an animal; "man": noun.person,
+    "face": noun.body); empty when WordNet knows neither."""
+    found = wordnet().synsets(name.replace(" ", "_"), pos="n")[:1]
+    sense = synset_or_none(synset) if synset else None
+    return frozenset(s.lexname() for s in [*found, sense] if s is not None)
 
 
 def could_be_other_thing(
     g: GraphIndex, obj: SGObject, gid: int, need: frozenset[str], partners: frozenset[str]
 ) -> bool:
     """Whether object ``gid`` of ``G`` could make "thing that is not ``obj.name``" true: it is
-    not ``obj``, not (maybe) a thing of ``obj``'s name (:func:`is_kind_of`), of a kind a reader
-    would take for it (a noun sense in one of the lexicographer files of ``obj``'s name, or
-    unknown to WordNet: a man for a woman, not a face), its attributes include ``need`` or none
-    are annotated, and it is linked to an object of each partner name."""
+    not ``obj``, not (maybe) a thing of ``obj``'s name (:func:`is_kind_of`), of the kind a reader
+    would take for it (the same lexicographer file, :func:`kind`, or one unknown to WordNet: a
+    man for a woman, not a face), its attributes include ``need`` or none are annotated, and it
+    is linked to an object of each partner name."""
     other = g.by_id[gid].name
     if gid == obj.id or (g.attrs[gid] and not need <= g.attrs[gid]):
         return False
     if not partners <= _linked_names(g, gid):
         return False
-    mine, theirs = kinds(obj.name), kinds(other)
+    mine, theirs = kind(obj.name, obj.synset), kind(other, g.by_id[gid].synset)
     if mine and theirs and not mine & theirs:
         return False
     return not is_kind_of(obj.name, other)
