@@ -311,3 +311,22 @@ def _clean(original: str, foils: list[str]) -> tuple[str, ...]:
         if foil and foil != original and foil not in same and foil not in out:
             out.append(foil)
     return tuple(out)
+
+
+def keeps_references(names: list[str], index: int, foil: str) -> bool:
+    """Whether an object foil leaves the references between same-named objects as they are:
+    the object at ``index`` of a subgraph whose object names are ``names`` shares its name with
+    no other object, and ``foil`` is the name of no other object.
+
+    The template writes a second object of a name as "another NAME" and later mentions as "the
+    other NAME" (:mod:`crepe_datasets.generators.captions.template`). A foil replacing one of two
+    men leaves one man, so the negative loses "another … the other" that its positive has (107
+    sets of the productivity build of issue 20); a foil equal to another object's name adds
+    them. Either way the words "another"/"other" tell the positive from the negative without
+    the image, and the text cannot keep them, since no second object of that name is left (or
+    none was there). So an object foil is used only where it keeps them: for HN-ATOM, the
+    generator (``atom.py``) should skip a foil for which this is False.
+    """
+    own = names[index]
+    others = names[:index] + names[index + 1 :]
+    return own not in others and foil not in others

@@ -18,7 +18,11 @@
   for it (the lexicographer file of its synset or first sense: a man for a woman), whose
   attributes include ``o``'s attributes or are not annotated at all, and that is linked, by any
   predicate in either direction, to an object with the name of each of ``o``'s partners ("a
-  name tag on thing that is not a woman" is true when a man *wears* a name tag).
+  name tag on thing that is not a woman" is true when a man *wears* a name tag). An object
+  whose name another object of the subgraph shares is not negated
+  (``negate_object_repeated_name``): the negative would lose the positive's "another … the
+  other" (:func:`crepe_datasets.generators.negatives.foils.keeps_references`), and "thing that
+  is not a pillow" beside four more pillows is true of most things on the seat.
 
 The negated atom is carried in the graph with the prefix "not " (see
 :mod:`crepe_datasets.generators.captions`), so the atom count stays ``n``. Atom negations are shuffled with
@@ -36,6 +40,7 @@ from crepe_datasets.generators.negatives import (
     replace_object,
     replace_relationship,
 )
+from crepe_datasets.generators.negatives.foils import keeps_references
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
@@ -159,8 +164,11 @@ def negate_negatives(
         return []
     out = [NegativeCandidate("negate", "negate:caption", sub, caption_level=True)]
     atoms: list[NegativeCandidate] = []
-    for obj in sub.objects:
-        if not object_negation_valid(sub, g, obj):
+    names = [o.name for o in sub.objects]
+    for k, obj in enumerate(sub.objects):
+        if not keeps_references(names, k, NEGATION_PREFIX + obj.name):
+            count("negate_object_repeated_name")
+        elif not object_negation_valid(sub, g, obj):
             count("negate_object_other_object_matches")
         else:
             neg = SGObject(obj.id, NEGATION_PREFIX + obj.name, obj.attributes, obj.box, obj.synset)

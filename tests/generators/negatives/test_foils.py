@@ -75,3 +75,14 @@ def test_foils_take_the_attributes_visual_sense_and_one_spelling():
         foils = attribute_foils(colour)
         assert "gray" not in foils and "grey" in foils, colour
     assert "lemon" not in attribute_foils("orange")  # a colour's foils are colours
+
+
+def test_object_foils_that_would_change_another_and_the_other():
+    """ "man holding chin, another man holding the chin": replacing either man leaves no
+    "another" in the negative; "man near woman" → "man near man" would add one."""
+    from crepe_datasets.generators.negatives.foils import keeps_references
+
+    names = ["man", "chin", "man", "parking meter"]
+    assert not keeps_references(names, 0, "woman") and not keeps_references(names, 2, "boy")
+    assert keeps_references(names, 1, "jaw")
+    assert not keeps_references(names, 3, "man")  # a foil equal to another object's name
