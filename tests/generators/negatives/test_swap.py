@@ -148,3 +148,21 @@ def test_no_attribute_moves_between_same_named_or_part_whole_objects():
     assert (2, "white") not in moved  # "plate near another white plate": which plate?
     checks = drops.to_dict()["productivity_negative_checks"]
     assert checks["swap_same_name_objects"] >= 1 and checks["swap_part_whole_objects"] >= 1
+
+
+def test_a_moved_colour_or_size_must_be_contradicted_vg79():
+    """VG image 79: a white fireplace, a window with a blue and yellow curtain, a black metal
+    rack. "blue fireplace" is false (it is white); "white window" may be true (no colour is
+    annotated on it), so that move is no negative; "smiling" is no property of every thing."""
+    from crepe_datasets.generators.negatives.swap import contradicted, needs_contradiction, scalar
+    from tests.generators.negatives.helpers import vg_graph
+
+    assert scalar("white") and scalar("big") and scalar("old") and scalar("clean")
+    assert not scalar("smiling") and not scalar("parked") and not scalar("striped")
+    index = GraphIndex(vg_graph(79))
+    fireplace, window, rack = 1025804, 1025806, 1025796  # white; large; metal and black
+    assert contradicted(index, fireplace, "blue") and not contradicted(index, fireplace, "white")
+    assert contradicted(index, rack, "white") and not needs_contradiction(index, rack, "white")
+    assert needs_contradiction(index, window, "white")  # no colour annotated: may be white
+    assert contradicted(index, window, "small")  # "large" is annotated
+    assert not needs_contradiction(index, window, "smiling")
