@@ -94,19 +94,26 @@ class GraphIndex:
         used: set[int] = set()
         steps = 0
 
-        avoid: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
-        for rel in absent:
-            avoid[rel[0]].append(rel)
-            avoid[rel[2]].append(rel)
-
         def consistent(hid: int) -> bool:
             for s, p, o in by_hid[hid]:
                 if s in assign and o in assign and (assign[s], p, assign[o]) not in self.triples:
                     return False
-            for s, p, o in avoid.get(hid, ()):
-                if s in assign and o in assign and (assign[s], p, assign[o]) in self.triples:
-                    return False
             return True
+
+        if absent:
+            avoid: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
+            for rel in absent:
+                avoid[rel[0]].append(rel)
+                avoid[rel[2]].append(rel)
+            present = consistent
+
+            def consistent(hid: int) -> bool:  # the check with absent triples
+                if not present(hid):
+                    return False
+                for s, p, o in avoid.get(hid, ()):
+                    if s in assign and o in assign and (assign[s], p, assign[o]) in self.triples:
+                        return False
+                return True
 
         def search(k: int) -> bool:
             nonlocal steps
@@ -134,7 +141,7 @@ class GraphIndex:
         finally:
             # ``search`` refers to itself: without this, every call left a reference cycle
             # (closures, this index and its image graph) for the cyclic collector to find
-            search = None  # type: ignore[assignment]
+            search = present = consistent = None  # type: ignore[assignment]
 
     def _arc_consistent(
         self, candidates: dict[int, list[int]], rels: list[tuple[int, str, int]]
