@@ -132,15 +132,21 @@ def _plural_head(body: str) -> bool:
 
 
 def _relative_clause(body: str) -> str:
-    """``body`` with "that" before the finite verb of its first clause, so that "there is no"
-    takes a noun phrase: "man has bag, …" → "man that has bag, …" (not "there is no man has
-    bag"). The first clause ends at the first comma; its first word is never the verb."""
+    """``body`` with "that" before the finite verb that ends its first noun phrase, so that
+    "there is no" takes a noun phrase: "man has bag, …" → "man that has bag, …" (not "there is
+    no man has bag"). The noun phrase ends at its first finite verb or stop word other than
+    "and" (commas of an attribute list do not end it: "brown, green and iron pot has flower");
+    its first word is never the verb."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
     words = body.split(" ")
     for i, word in enumerate(words):
         token = word.rstrip(",.!?").lower()
-        if i > 0 and finite_verb(token):
+        if i == 0:
+            continue
+        if finite_verb(token):
             return " ".join([*words[:i], "that", *words[i:]])
-        if word.endswith(","):
+        if token in STOP_WORDS and token != "and":
             break
     return body
 

@@ -42,3 +42,12 @@ def test_caption_negation_takes_a_noun_phrase():
     assert negate_caption_text("young man wearing glasses, the man wearing pants") == (
         "there is no young man wearing glasses, the man wearing pants"
     )
+
+
+def test_caption_negation_reads_past_an_attribute_list():
+    assert negate_caption_text("brown, green and iron pot has flower, the flower in vase") == (
+        "there is no brown, green and iron pot that has flower, the flower in vase"
+    )
+    assert negate_caption_text("tall boy on grass, the boy has hat") == (
+        "there is no tall boy on grass, the boy has hat"
+    )
