@@ -14,6 +14,7 @@ Rules (SPEC §1, §4.1):
 from __future__ import annotations
 
 import functools
+import itertools
 
 from crepe_datasets.scenegraph.resources import wordnet
 from crepe_datasets.scenegraph.types import normalize_name
@@ -257,3 +258,85 @@ def agree_predicate(predicate: str, subject: str) -> str:
         if lemma != first and first in getInflection(lemma, tag="VBZ"):
             first = lemma
     return " ".join(x for x in (first, rest) if x)
+
+
+# ------------------------------------------------------------ spelling variants
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance with adjacent transpositions (optimal string alignment)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, prev2[j - 2] + 1)
+            row.append(cost)
+        prev2, prev = prev, row
+    return prev[-1]
+
+
+_SS_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
+
+
+@functools.lru_cache(maxsize=1)
+def _spelling_groups() -> dict[str, frozenset[str]]:
+    """``word -> its spellings`` for every WordNet word that has another spelling (see
+    :func:`canonical_spelling`), from one read of WordNet's ``index.sense``."""
+    first: dict[tuple[str, int], list[str]] = {}
+    with wordnet().open("index.sense") as handle:
+        for line in handle.read().splitlines():
+            key, offset, number, _ = line.split()
+            if number != "1":
+                continue
+            lemma, _, rest = key.partition("%")
+            if len(lemma) >= 3 and lemma.isalpha() and lemma.islower():
+                first.setdefault((_SS_POS[rest[0]], int(offset)), []).append(lemma)
+    parent: dict[str, str] = {}
+
+    def root(w: str) -> str:
+        while parent.get(w, w) != w:
+            w = parent[w]
+        return w
+
+    for lemmas in first.values():
+        for a, b in itertools.combinations(sorted(set(lemmas)), 2):
+            if a.startswith(b) or b.startswith(a) or a[0] != b[0] or _edits(a, b) > 1:
+                continue  # an inflection or derivation ("full"/"fully"), or another word
+            ra, rb = root(a), root(b)
+            parent.setdefault(ra, ra)
+            if ra != rb:
+                parent[rb] = ra
+    groups: dict[str, set[str]] = {}
+    for w in parent:
+        groups.setdefault(root(w), set()).add(w)
+    return {w: frozenset(g) for g in groups.values() for w in g}
+
+
+@functools.lru_cache(maxsize=200_000)
+def canonical_spelling(word: str) -> str:
+    """One spelling for each word that WordNet spells two ways ("gray" → "grey", "colour" →
+    "color"), so that a spelling never tells a positive from a negative.
+
+    Two words are spellings of one word when both have the same synset as their most frequent
+    sense of one part of speech (WordNet's ``index.sense``) and they differ by one letter or one
+    swap of adjacent letters, with the same first letter and neither being the start of the
+    other ("fully" is no spelling of "full"). The canonical spelling is the one most frequent in
+    written English (``wordfreq``; ties: alphabetical). Multi-word text is mapped word by word;
+    other words are returned as they are. The productivity cleaning step, systematicity's
+    spelling step and the foils all use it.
+
+    Example:
+        >>> canonical_spelling("gray"), canonical_spelling("light gray"), canonical_spelling("red")
+        ('grey', 'light grey', 'red')
+    """
+    if " " in word:
+        return " ".join(canonical_spelling(w) for w in word.split(" "))
+    variants = _spelling_groups().get(word)
+    if variants is None:
+        return word
+    from wordfreq import zipf_frequency
+
+    return min(variants, key=lambda w: (-zipf_frequency(w, "en"), w))

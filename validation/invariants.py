@@ -13,7 +13,7 @@ Checks (names as counted in the report):
 * ``swap_changes_atoms`` — a swap negative's graph has the same atoms (multiset) as the subgraph;
 * ``atom_not_one_change`` — an atom negative's graph differs from the subgraph in exactly one atom
   (one removed, one added, same type);
-* ``negate_not_one_negation`` — a negation is either caption-level ("there is no …") or its graph
+* ``negate_not_one_negation`` — a negation is either caption-level ("there is no …", "there are no …") or its graph
   differs in exactly one atom, replaced by the same atom with "not " in front;
 * ``text_control_chars``, ``text_invisible_chars``, ``text_invalid_utf8`` — no text column (nor
   a string inside a list column) holds a character that input hygiene removes
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.generators.captions import CAPTION_NEGATION, NEGATION_PREFIX
+from crepe_datasets.generators.captions import CAPTION_NEGATIONS, NEGATION_PREFIX
 from crepe_datasets.generators.captions.coverage import missing_atoms
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.scenegraph.types import Atom, SceneGraph
@@ -80,7 +80,7 @@ def _diff(a: Sequence[Atom], b: Sequence[Atom]) -> tuple[Counter, Counter]:
 def _check_negative(
     kind: str, text: str, graph: SceneGraph | None, sub_atoms: list[Atom]
 ) -> str | None:
-    if kind == "negate" and text.lower().startswith(CAPTION_NEGATION):
+    if kind == "negate" and text.lower().startswith(CAPTION_NEGATIONS):
         return None
     if graph is None:
         return None

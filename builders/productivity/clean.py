@@ -10,20 +10,30 @@ Objects (names are lemmatised first, :func:`crepe_datasets.scenegraph.lexicon.no
   ``object_name_phrase_to_head`` ("glasses on table" → "glasses", "chair is black" → "chair";
   :func:`crepe_datasets.builders.productivity.phrases.head_name`; the synset stays only when
   the head names it);
-* drops ``object_name_empty`` (nothing left) and ``object_name_function_word`` (only
-  function words: "an", "this"); their relationships go too, counted as
-  ``relationship_object_dropped``.
+* repair ``object_name_spelling_variant`` ("colour" → "color": one spelling per word,
+  :func:`crepe_datasets.scenegraph.lexicon.canonical_spelling`, as the foils are spelled);
+* drops ``object_name_empty`` (nothing left), ``object_name_function_word`` (only
+  function words: "an", "this") and ``object_name_colour_word`` (a colour word alone with no
+  tangible synset: "orange", "white", :func:`colour_word_name`) and ``object_name_adjective``
+  (one word more often an adjective: "busy", "several", :func:`adjective_name`); their
+  relationships go too, counted as ``relationship_object_dropped``.
 
 Attributes (per object):
 
 * repairs as for names (``attribute_transliterated``, ``attribute_article_removed``,
-  ``attribute_repeated_word``);
+  ``attribute_repeated_word``, ``attribute_spelling_variant``: "gray" → "grey");
 * drops ``attribute_empty``, ``attribute_repeats_object_name`` ("yellow" on "yellow wall",
   "license" on "license plate"), ``attribute_function_word`` ("on", "behind"),
   ``attribute_verb`` ("see", "hold"), ``attribute_synonym_merged`` (the second of "gray",
   "grey" on one object) — see :mod:`crepe_datasets.builders.productivity.words` —, and
   ``attribute_prepositional_phrase`` ("in photo", "on the side";
-  :func:`crepe_datasets.builders.productivity.phrases.prepositional_attribute`).
+  :func:`crepe_datasets.builders.productivity.phrases.prepositional_attribute`),
+  ``attribute_scene_level`` ("indoors", "outdoors": a place of the whole scene, true of every
+  object, so no swap or negation of it is false) and ``attribute_abstract_noun`` ("source",
+  "daytime": a noun naming no thing, material or property, which reads as no attribute:
+  "open, source and light window") — :func:`.words.scene_attribute`,
+  :func:`.words.abstract_noun_attribute`. "l-shaped" on "l shaped counter top" repeats the
+  name (hyphens read as spaces).
 
 Relationships:
 
@@ -31,6 +41,8 @@ Relationships:
   ("hold" → "holds"), ``predicate_agreement`` (the leading verb in the subject's number:
   "paper are on desk" → "paper is on desk", "people holds" → "people hold");
 * drops ``predicate_empty``, ``predicate_article`` (a predicate that is only "a"/"the"),
+  ``predicate_negated`` ("not"), ``predicate_conjunction`` ("and"), ``predicate_noun_phrase``
+  ("on a wood grain") — :func:`predicate_reason` —,
   ``self_loop_relationship``, ``repeated_relationship`` (the same
   triple after cleaning). Cycles (a → b → a) are kept: they are valid scene graphs.
 """
@@ -44,16 +56,21 @@ from crepe_datasets.builders.productivity.phrases import (
 )
 from crepe_datasets.builders.productivity.words import (
     ARTICLES,
+    abstract_noun_attribute,
     agree_predicate,
     ascii_text,
     collapse_repeats,
     function_word,
     inflect_predicate,
     same_attribute,
+    scene_attribute,
     verb_attribute,
 )
-from crepe_datasets.scenegraph.lexicon import normalize_object
+from crepe_datasets.generators.negatives.foils import colour_sense, sense_counts
+from crepe_datasets.generators.negatives.senses import OBJECT_LEXFILES
+from crepe_datasets.scenegraph.lexicon import canonical_spelling, normalize_object
 from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 STAGE = "productivity_clean"
@@ -75,11 +92,16 @@ def clean_phrase(text: str, what: str, drops: DropLog, articles: bool = True) ->
     return " ".join(collapsed)
 
 
+def _split_words(text: str) -> list[str]:
+    """Words, with hyphens read as spaces ("l-shaped" and "l shaped" are one attribute)."""
+    return text.replace("-", " ").split()
+
+
 def _attribute_reason(attribute: str, name_words: set[str]) -> str | None:
     words = attribute.split()
     if not words:
         return "attribute_empty"
-    if attribute in name_words or set(words) <= name_words:
+    if attribute in name_words or set(_split_words(attribute)) <= name_words:
         return "attribute_repeats_object_name"
     if all(function_word(w) for w in words):
         return "attribute_function_word"
@@ -87,15 +109,67 @@ def _attribute_reason(attribute: str, name_words: set[str]) -> str | None:
         return "attribute_verb"
     if prepositional_attribute(attribute):
         return "attribute_prepositional_phrase"
+    if len(words) == 1 and scene_attribute(attribute):
+        return "attribute_scene_level"
+    if abstract_noun_attribute(attribute):
+        return "attribute_abstract_noun"
     return None
+
+
+def spelled(text: str, what: str, drops: DropLog) -> str:
+    """``text`` in the canonical spelling of its words
+    (:func:`crepe_datasets.scenegraph.lexicon.canonical_spelling`), counted as a repair."""
+    out = canonical_spelling(text)
+    if out != text:
+        drops.repair(STAGE, f"{what}_spelling_variant")
+    return out
+
+
+def _tangible(synset: str | None) -> bool:
+    sense = synset_or_none(synset) if synset else None
+    return sense is not None and sense.lexname() in OBJECT_LEXFILES
+
+
+def adjective_name(name: str, synset: str | None) -> bool:
+    """True for an object named by one word more often an adjective than a noun (WordNet's sense
+    counts: "busy", "several", "empty") whose Visual Genome synset, if any, is no tangible
+    thing ("remote" annotated as a remote control stays): it names no object, and a caption
+    over it reads as no English ("clear road not the busy")."""
+    if " " in name or not name.isalpha() or _tangible(synset):
+        return False
+    counts = sense_counts(name)
+    return counts.get("a", -1) > counts.get("n", -1)
+
+
+def predicate_reason(predicate: str) -> str | None:
+    """Why a predicate states no relation a caption can hold, or None: a negation ("not":
+    HN-NEG would negate it again), a conjunction alone ("and": "telephone and computer"), or
+    a noun phrase after an article ("on a wood grain": the object would follow a second noun)."""
+    words = predicate.split()
+    if words[0] in ("not", "no"):
+        return "predicate_negated"
+    if len(words) == 1 and words[0] in ("and", "or"):
+        return "predicate_conjunction"
+    if any(w in ARTICLES for w in words[1:-1]):
+        return "predicate_noun_phrase"
+    return None
+
+
+def colour_word_name(name: str, synset: str | None) -> bool:
+    """True for an object named by a colour word alone ("orange", "white") whose Visual Genome
+    synset, if any, is no tangible thing: the annotator named a patch of colour, and a foil
+    drawn for it would be a thing ("orange" → "lemon") where a reader sees a colour."""
+    if " " in name or colour_sense(name) is None or not wordnet().synsets(name, pos="a"):
+        return False
+    return not _tangible(synset)
 
 
 def clean_attributes(obj_name: str, attributes: tuple[str, ...], drops: DropLog, where: str):
     """The object's attributes after the rules of the module docstring."""
-    name_words = set(obj_name.split())
+    name_words = set(_split_words(obj_name))
     kept: list[str] = []
     for raw in attributes:
-        attribute = clean_phrase(raw, "attribute", drops)
+        attribute = spelled(clean_phrase(raw, "attribute", drops), "attribute", drops)
         reason = _attribute_reason(attribute, name_words)
         if reason is None and any(same_attribute(attribute, k) for k in kept):
             reason = "attribute_synonym_merged"
@@ -122,6 +196,13 @@ def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
         if all(function_word(w) for w in name.split()):
             drops.drop(STAGE, "object_name_function_word", f"{where} object {o.id}: {name!r}")
             continue
+        if colour_word_name(name, synset):
+            drops.drop(STAGE, "object_name_colour_word", f"{where} object {o.id}: {name!r}")
+            continue
+        if adjective_name(name, synset):
+            drops.drop(STAGE, "object_name_adjective", f"{where} object {o.id}: {name!r}")
+            continue
+        name = spelled(name, "object_name", drops)
         attrs = clean_attributes(name, o.attributes, drops, where)
         objects.append(SGObject(o.id, name, attrs, o.box, synset))
     by_id = {o.id: o for o in objects}
@@ -141,6 +222,9 @@ def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
             continue
         if ARTICLES.issuperset(predicate.split()):
             drops.drop(STAGE, "predicate_article", f"{where}: {r.predicate!r}")
+            continue
+        if (reason := predicate_reason(predicate)) is not None:
+            drops.drop(STAGE, reason, f"{where}: {r.predicate!r}")
             continue
         inflected = inflect_predicate(predicate)
         if inflected != predicate:

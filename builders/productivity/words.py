@@ -121,3 +121,59 @@ def collapse_repeats(words: list[str]) -> list[str]:
         if not out or out[-1] != w:
             out.append(w)
     return out
+
+
+#: Noun senses an attribute may name when it has no adjective sense: a material ("wood",
+#: "metal"), a colour or other property ("background" is one), a shape, or a tangible thing used
+#: as a modifier ("brick wall", "tile floor", "water bottle").
+MODIFIER_NOUN_LEXFILES = frozenset(
+    {
+        "noun.substance",
+        "noun.attribute",
+        "noun.shape",
+        "noun.artifact",
+        "noun.object",
+        "noun.food",
+        "noun.plant",
+        "noun.animal",
+        "noun.body",
+        "noun.person",
+        "noun.Tops",
+    }
+)
+
+
+@functools.lru_cache(maxsize=CACHE)
+def scene_attribute(word: str) -> bool:
+    """True for an attribute that places the whole scene rather than describing the object:
+    its most frequent sense is an adverb, at least as frequent as any adjective or noun sense
+    ("indoors", "outdoors", "inside", "outside"). Such an attribute holds of every object of the
+    image alike, so moving it between objects (HN-SWAP) or negating it (HN-NEG) makes no false
+    caption, and "indoors table" is no English."""
+    counts = sense_counts(word)
+    adverb = counts.get("r", -1)
+    return adverb >= 0 and adverb >= max(counts.get("a", -1), counts.get("n", -1))
+
+
+@functools.lru_cache(maxsize=CACHE)
+def abstract_noun_attribute(word: str) -> bool:
+    """True for a one-word attribute that is only a noun (no adjective sense; no verb or adverb
+    sense more frequent), in no tangible, material or property sense (neither of its two most
+    frequent noun senses in :data:`MODIFIER_NOUN_LEXFILES`): "source"
+    (a place), "daytime" (a time), "alphabet" (a writing). Written before a name it makes no
+    readable phrase ("open, source and light window"). Gerunds ("talking") and colours
+    ("burgundy") are kept."""
+    if " " in word or not word.isalpha() or word.endswith("ing"):
+        return False
+    from crepe_datasets.generators.negatives.foils import colour_sense
+
+    if colour_sense(word) is not None:
+        return False
+    counts = sense_counts(word)
+    noun = counts.get("n", -1)
+    if "a" in counts or noun < 0 or noun < max(counts.get("v", -1), counts.get("r", -1)):
+        return False
+    from crepe_datasets.scenegraph.resources import wordnet
+
+    senses = wordnet().synsets(word, pos="n")[:2]
+    return bool(senses) and all(s.lexname() not in MODIFIER_NOUN_LEXFILES for s in senses)

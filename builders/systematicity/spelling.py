@@ -12,9 +12,17 @@ The paper corrects the descriptions but does not say how. Choices, written down:
 * An unknown word that is two frequent words run together ("ontop", "paperbag", "bunchof")
   is split, when both parts have a Zipf frequency ≥ :data:`SPLIT_ZIPF` (a one-letter part
   only when it is "a"; the split with the most frequent rarer part wins).
-* Other words are replaced by the suggestion only when ``wordfreq`` finds the suggestion at
-  least :data:`MIN_GAIN` Zipf points (100×) more frequent than the word itself: "feild" →
-  "field", "teh" → "the", but a rare real word that happens to lie near a common one is kept.
+* Other words are replaced by the most frequent dictionary word at the smallest distance only
+  when it is at least :data:`MIN_LEAD` Zipf points (10×) more frequent than every other word
+  at that distance, keeps the word's first letter, and ``wordfreq`` finds it at least
+  :data:`MIN_GAIN` Zipf points (100×) more frequent than the word itself: "feild" → "field",
+  "teh" → "the", "wiht" → "with"; but a rare real word that happens to lie near a common one
+  is kept, and so is "yatch" (a yacht: watch, match, batch, catch … are all one letter away and
+  about as common, and "watch" would make a true description false). A repair that cannot
+  tell which word was meant is not made: it would turn the word into another real word.
+* Every word, corrected or not, is written in its canonical spelling
+  (:func:`crepe_datasets.scenegraph.lexicon.canonical_spelling`: "gray" → "grey"), the
+  spelling the foils use, so a spelling variant never tells a description from its negatives.
 * Only lower-case descriptions are corrected (the builder lower-cases them first); corrections
   are cached per word, so a word is looked up once per build.
 
@@ -27,7 +35,10 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from crepe_datasets.scenegraph.lexicon import canonical_spelling
+
 MIN_GAIN = 2.0
+MIN_LEAD = 1.0
 MIN_LETTERS = 3
 SPLIT_ZIPF = 3.5
 VOCAB_FILES = (
@@ -92,6 +103,7 @@ class SpellingCorrector:
         out = word
         if not self._known(word):
             out = self._split(word) or self._nearest(word)
+        out = canonical_spelling(out)
         self.cache[word] = out
         return out
 
@@ -115,9 +127,17 @@ class SpellingCorrector:
         from wordfreq import zipf_frequency
 
         distance = 1 if len(word) <= 5 else 2
-        found = self.sym.lookup(word, Verbosity.TOP, max_edit_distance=distance)
-        if found and zipf_frequency(found[0].term, "en") >= zipf_frequency(word, "en") + MIN_GAIN:
-            return found[0].term
+        found = self.sym.lookup(word, Verbosity.CLOSEST, max_edit_distance=distance)
+        if not found:
+            return word
+        zipf = sorted(((zipf_frequency(f.term, "en"), f.term) for f in found), reverse=True)
+        best_zipf, best = zipf[0]
+        if len(zipf) > 1 and zipf[1][0] > best_zipf - MIN_LEAD:
+            return word  # several words about as near and as common ("yatch": watch, match …)
+        if best[0] != word[0]:  # a first letter is rarely the one mistyped
+            return word
+        if best_zipf >= zipf_frequency(word, "en") + MIN_GAIN:
+            return best
         return word
 
     def correct(self, text: str) -> str:

@@ -25,6 +25,9 @@ from crepe_datasets.scenegraph.types import SceneGraph
 
 NEGATION_PREFIX = "not "
 CAPTION_NEGATION = "there is no "
+CAPTION_NEGATION_PLURAL = "there are no "
+#: Every opening of a caption-level negation (singular and plural first noun phrase).
+CAPTION_NEGATIONS = (CAPTION_NEGATION, CAPTION_NEGATION_PLURAL)
 _ARTICLE = re.compile(r"^(a|an|the)\s+", re.IGNORECASE)
 _FINAL_PUNCT = ".!?"
 
@@ -82,15 +85,86 @@ def match_format(text: str, reference: str) -> str:
     return body
 
 
+_FINITE = frozenset({"is", "are", "was", "were", "has", "have", "does", "do", "can"})
+
+
+def finite_verb(word: str) -> bool:
+    """Whether ``word`` is a finite verb of a clause: a form of "be", "have", "do", "can", or a
+    third-person form ("wears", "holds") of a word more often a verb than a noun (WordNet's
+    sense counts; "glasses" is a noun)."""
+    if word in _FINITE:
+        return True
+    if not word.isalpha() or not word.endswith("s") or word.endswith("ss"):
+        return False
+    from lemminflect import getInflection
+
+    from crepe_datasets.generators.negatives.foils import sense_counts
+    from crepe_datasets.scenegraph.lexicon import lemmatize_verb
+
+    lemma = lemmatize_verb(word)
+    if lemma == word or word not in getInflection(lemma, tag="VBZ"):
+        return False
+    counts = sense_counts(lemma)
+    return counts.get("v", -1) >= 0 and counts.get("v", -1) >= counts.get("n", -1)
+
+
+def _plural_head(body: str) -> bool:
+    """Whether the first noun phrase of ``body`` ends in a plural name ("people on grass",
+    "glasses that are on table"): the word before its first stop word other than "and", finite
+    verb or participle ("youn man wearing glasses": "man")."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from crepe_datasets.scenegraph.lexicon import is_plural_name
+
+    words = body.lower().split(" ")
+    for i, word in enumerate(words):
+        if i == 0:
+            continue
+        bare = word.rstrip(",")
+        if (bare in STOP_WORDS and bare != "and") or finite_verb(bare) or bare.endswith("ing"):
+            head = words[i - 1]
+        elif word.endswith(","):
+            head = bare
+        else:
+            continue
+        return head.isalpha() and is_plural_name(head)
+    return bool(words) and words[-1].isalpha() and is_plural_name(words[-1])
+
+
+def _relative_clause(body: str) -> str:
+    """``body`` with "that" before the finite verb that ends its first noun phrase, so that
+    "there is no" takes a noun phrase: "man has bag, …" → "man that has bag, …" (not "there is
+    no man has bag"). The noun phrase ends at its first finite verb or stop word other than
+    "and" (commas of an attribute list do not end it: "brown, green and iron pot has flower");
+    its first word is never the verb."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    words = body.split(" ")
+    for i, word in enumerate(words):
+        token = word.rstrip(",.!?").lower()
+        if i == 0:
+            continue
+        if finite_verb(token):
+            return " ".join([*words[:i], "that", *words[i:]])
+        if token in STOP_WORDS and token != "and":
+            break
+    return body
+
+
 def negate_caption_text(caption: str) -> str:
-    """Caption-level negation: "there is no …" before the caption (its leading article removed).
+    """Caption-level negation: "there is no …" before the caption (its leading article removed;
+    "there are no" before a plural name, :func:`_plural_head`; "that" before the finite verb of
+    its first clause, :func:`_relative_clause`).
 
     Example:
         >>> negate_caption_text("a tall boy on green grass")
         'there is no tall boy on green grass'
+        >>> negate_caption_text("man has bag, the bag on table")
+        'there is no man that has bag, the bag on table'
     """
     body = _ARTICLE.sub("", caption.strip(), count=1)
     first = body.split(" ", 1)[0] if body else ""
     if body and not (first.isupper() and len(first) > 1):
         body = body[0].lower() + body[1:]
-    return match_format(CAPTION_NEGATION + body, caption)
+    lead = CAPTION_NEGATION_PLURAL if body and _plural_head(body) else CAPTION_NEGATION
+    return match_format(lead + _relative_clause(body), caption)

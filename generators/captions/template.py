@@ -3,7 +3,9 @@
 Rules (the paper gives one example; the rest is written down here):
 
 * **Noun phrase**: the object's attributes before its name, in graph order, joined with "and"
-  ("tall and blue boy"; three or more: "small, white and fluffy dog").
+  ("tall and blue boy"; three or more: "small, white and fluffy dog"); attributes that are
+  nouns used as modifiers ("brick", "wood") come last, next to the name, outside the "and"
+  list ("red brick wall", "big freezer fridge"; :func:`noun_modifier`).
 * **Clauses**: each relationship is "subject relation object" ("tall and blue boy on green
   grass"). Within one connected part the relationships are written in graph order, except that
   each next clause is the first one touching an object already mentioned (so the part reads as
@@ -68,11 +70,33 @@ def noun_phrase(obj: SGObject, another: bool = False) -> str:
     return _noun_phrase(obj.name, tuple(obj.attributes), another)
 
 
+@functools.lru_cache(maxsize=100_000)
+def noun_modifier(attribute: str) -> bool:
+    """Whether an attribute is a noun used as a modifier ("brick", "wood", "freezer"): one word
+    with a noun sense and no adjective sense in WordNet, not a participle. Such a word stands
+    next to the name, not in the "and" list of adjectives: "white brick wall", not "white and
+    brick wall"."""
+    if " " in attribute or not attribute.isalpha() or attribute.endswith(("ing", "ed")):
+        return False
+    from crepe_datasets.generators.negatives.foils import sense_counts
+
+    counts = sense_counts(attribute)
+    return "n" in counts and "a" not in counts
+
+
+def _modifiers(attributes: list[str]) -> str:
+    """Adjectives joined with "and", then noun modifiers (:func:`noun_modifier`) in graph order
+    next to the name: "big and open freezer …"; "open, source and light" read as no English."""
+    nouns = [a for a in attributes if noun_modifier(a)]
+    adjectives = [a for a in attributes if not noun_modifier(a)]
+    return " ".join(x for x in (join_and(adjectives), " ".join(nouns)) if x)
+
+
 @functools.lru_cache(maxsize=200_000)
 def _noun_phrase(name: str, attributes: tuple[str, ...], another: bool) -> str:
     positive = [a for a in attributes if not is_negated(a)]
     negative = [a for a in attributes if is_negated(a)]
-    adjectives = join_and(positive)
+    adjectives = _modifiers(positive)
     if is_negated(name):
         core = name[len(NEGATION_PREFIX) :]
         head = f"thing that is not {core if is_plural_name(core) else f'{article(core)} {core}'}"

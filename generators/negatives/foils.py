@@ -26,6 +26,12 @@ Choices the papers leave open, written down:
   (:mod:`crepe_datasets.generators.negatives.plausible`). Foils are single lower-case words
   without digits, or phrases from the relation table.
 * **Synonyms are never foils**: a word sharing a synset with the original is removed.
+* **One spelling**: every foil is written in its canonical spelling
+  (:func:`crepe_datasets.scenegraph.lexicon.canonical_spelling`: "gray" → "grey"), the one the
+  cleaned positives use, so that a spelling variant never marks a negative.
+* **The attribute's own sense**: antonyms come from adjective senses that can describe a thing
+  in a picture; a sense that is a value of a time ("present" → "past") gives none
+  (:func:`visual_antonyms`).
 * **Words of image captions only**: an object or attribute foil must occur at least
   :data:`MIN_CAPTION_COUNT` times in a caption corpus (the word counts the plausibility ranker
   ships: the 25,014 COCO val2017 captions), so that it names something people see and write
@@ -47,7 +53,7 @@ from crepe_datasets.generators.negatives.senses import (
     is_mass,
     object_sense,
 )
-from crepe_datasets.scenegraph.lexicon import antonyms, lemmatize_verb
+from crepe_datasets.scenegraph.lexicon import antonyms, canonical_spelling, lemmatize_verb
 from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
 
 TOP_K = 10
@@ -79,12 +85,46 @@ def in_captions(word: str) -> bool:
     return all(counts.get(w, 0) >= MIN_CAPTION_COUNT for w in word.split())
 
 
+#: Nouns whose values no image shows: an adjective sense that is a value of one of them or of
+#: a hyponym (WordNet's ``attribute`` link) gives no antonym. "present" in its temporal sense
+#: (a value of *timing*, a temporal property) has the antonym "past", but a "present" chair is
+#: one that is there (antonym "absent"); "early"/"late", "past"/"future" likewise.
+NON_VISUAL_PROPERTIES = frozenset({"temporal_property.n.01"})
+
+
+def _non_visual(synset) -> bool:
+    for noun in synset.attributes():
+        names = {noun.name()} | {h.name() for h in noun.closure(lambda z: z.hypernyms())}
+        if names & NON_VISUAL_PROPERTIES:
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=100_000)
+def visual_antonyms(attribute: str) -> tuple[str, ...]:
+    """WordNet antonyms of the attribute's two most frequent adjective senses (direct, and
+    through "similar to"), leaving out the senses that are values of a non-visual noun
+    (:data:`NON_VISUAL_PROPERTIES`): the sense an attribute of an object in a picture has is
+    not a time."""
+    out: set[str] = set()
+    for synset in wordnet().synsets(attribute.replace(" ", "_"), pos="a")[:2]:
+        if _non_visual(synset):
+            continue
+        lemmas = list(synset.lemmas())
+        for similar in synset.similar_tos():
+            lemmas += similar.lemmas()
+        for lemma in lemmas:
+            out.update(a.name().replace("_", " ").lower() for a in lemma.antonyms())
+    out.discard(attribute.lower())
+    return tuple(sorted(out))
+
+
 @functools.lru_cache(maxsize=100_000)
 def attribute_antonyms(attribute: str) -> tuple[str, ...]:
-    """WordNet antonyms of the attribute's two most frequent adjective senses; for a colour,
-    only those that are colours too ("white" -> black; not "young" for "grey", whose second
-    sense is old)."""
-    found = antonyms(attribute, "a")
+    """Antonyms of the attribute's visual senses (:func:`visual_antonyms`), in their canonical
+    spelling; for a colour, only those that are colours too ("white" -> black; not "young" for
+    "grey", whose second sense is old)."""
+    found = tuple(dict.fromkeys(canonical_spelling(a) for a in visual_antonyms(attribute)))
     if colour_sense(attribute) is not None:
         return tuple(a for a in found if colour_sense(a) is not None)
     return found
@@ -165,12 +205,20 @@ def synset_cohyponyms(synset_name: str) -> tuple[str, ...]:
     return ranked_cohyponyms(sense.lemmas()[0].name().replace("_", " ").lower(), synset_name)
 
 
+@functools.lru_cache(maxsize=1)
+def _colours() -> frozenset:
+    """Every synset below ``color.n.01`` (computed once)."""
+    root = wordnet().synset("color.n.01")
+    return frozenset(root.closure(lambda z: z.hyponyms()))
+
+
 @functools.lru_cache(maxsize=100_000)
 def colour_sense(word: str) -> str | None:
     """The word's first noun sense that is a colour, by name ("white" -> ``white.n.02``: its
     first sense is a person; "silver" -> ``ash_grey.n.01``)."""
+    colours = _colours()
     for sense in wordnet().synsets(word.replace(" ", "_"), pos="n"):
-        if any(h.name() == "color.n.01" for h in sense.closure(lambda z: z.hypernyms())):
+        if sense in colours:
             return sense.name()
     return None
 
@@ -256,9 +304,31 @@ def relation_foils(predicate: str) -> tuple[str, ...]:
 
 
 def _clean(original: str, foils: list[str]) -> tuple[str, ...]:
-    same = synonyms(original)
+    """Foils in their canonical spelling (the spelling the cleaned positives use, so "gray" is
+    never a foil of "grey"), without the original, its synonyms and repeats."""
+    same = synonyms(original) | {canonical_spelling(w) for w in synonyms(original)}
     out: list[str] = []
-    for foil in foils:
+    for raw in foils:
+        foil = canonical_spelling(raw)
         if foil and foil != original and foil not in same and foil not in out:
             out.append(foil)
     return tuple(out)
+
+
+def keeps_references(names: list[str], index: int, foil: str) -> bool:
+    """Whether an object foil leaves the references between same-named objects as they are:
+    the object at ``index`` of a subgraph whose object names are ``names`` shares its name with
+    no other object, and ``foil`` is the name of no other object.
+
+    The template writes a second object of a name as "another NAME" and later mentions as "the
+    other NAME" (:mod:`crepe_datasets.generators.captions.template`). A foil replacing one of two
+    men leaves one man, so the negative loses "another … the other" that its positive has (107
+    sets of the productivity build of issue 20); a foil equal to another object's name adds
+    them. Either way the words "another"/"other" tell the positive from the negative without
+    the image, and the text cannot keep them, since no second object of that name is left (or
+    none was there). So an object foil is used only where it keeps them: for HN-ATOM, the
+    generator (``atom.py``) should skip a foil for which this is False.
+    """
+    own = names[index]
+    others = names[:index] + names[index + 1 :]
+    return own not in others and foil not in others

@@ -63,8 +63,18 @@ class GraphIndex:
     def has_attribute(self, oid: int, attribute: str) -> bool:
         return attribute in self.attrs.get(oid, frozenset())
 
-    def holds(self, sub: SceneGraph, max_steps: int = MAX_STEPS) -> bool:
-        """True when ``G`` contains ``sub`` (see the module docstring)."""
+    def holds(
+        self,
+        sub: SceneGraph,
+        max_steps: int = MAX_STEPS,
+        absent: tuple[tuple[int, str, int], ...] = (),
+    ) -> bool:
+        """True when ``G`` contains ``sub`` (see the module docstring).
+
+        ``absent``: triples ``(subject, predicate, object)`` over ``sub``'s objects that the
+        map must *not* carry onto a relationship of ``G`` (a map that finds ``sub`` in ``G``
+        where such a triple is not annotated makes its negation true).
+        """
         candidates: dict[int, list[int]] = {}
         for o in sub.objects:
             need = set(o.attributes)
@@ -89,6 +99,21 @@ class GraphIndex:
                 if s in assign and o in assign and (assign[s], p, assign[o]) not in self.triples:
                     return False
             return True
+
+        if absent:
+            avoid: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
+            for rel in absent:
+                avoid[rel[0]].append(rel)
+                avoid[rel[2]].append(rel)
+            present = consistent
+
+            def consistent(hid: int) -> bool:  # the check with absent triples
+                if not present(hid):
+                    return False
+                for s, p, o in avoid.get(hid, ()):
+                    if s in assign and o in assign and (assign[s], p, assign[o]) in self.triples:
+                        return False
+                return True
 
         def search(k: int) -> bool:
             nonlocal steps
@@ -116,7 +141,7 @@ class GraphIndex:
         finally:
             # ``search`` refers to itself: without this, every call left a reference cycle
             # (closures, this index and its image graph) for the cyclic collector to find
-            search = None  # type: ignore[assignment]
+            search = present = consistent = None  # type: ignore[assignment]
 
     def _arc_consistent(
         self, candidates: dict[int, list[int]], rels: list[tuple[int, str, int]]

@@ -19,21 +19,96 @@ differs), the modified graph must not hold in ``G`` (:meth:`GraphIndex.holds`), 
 exchanged atoms may be WordNet synonyms ("grey"/"gray") — the "filter errant swaps with
 WordNet" step. Candidates are enumerated, shuffled with ``rng`` and checked lazily until
 ``limit`` are found.
+
+Swaps that stay true, written down (each dropped and counted with its reason):
+
+* **Symmetric relations** (:data:`SYMMETRIC`, :func:`symmetric`): "A next to B" says what
+  "B next to A" says, so ``swap:subject_object`` never reverses one
+  (``swap_symmetric_relation``), and a swapped graph also counts as true in ``G`` when it holds
+  with one of its symmetric relationships read the other way round. WordNet has no
+  symmetry relation for prepositions and Visual Genome's relationship synsets map them to
+  adverbs ("near.r.01", "by.r.01"), so the table is small and written by hand: the
+  prepositions of nearness and contact whose reversal is implied by them.
+* **Nearness moved onto a related pair**: a relationship whose predicate is symmetric, put by
+  a swap between two objects that ``G`` links by any predicate (either way), is true of them
+  ("cup on table" → "cup next to table"): ``swap_symmetric_relation_on_linked_pair``.
+* **Attributes between objects of one name** (``swap:attributes``, ``move:attribute``): "white
+  plate near another plate" → "plate near another white plate" tells apart no image, since
+  nothing in the text says which plate is which: ``swap_same_name_objects``.
+* **Attributes between a whole and its part** (linked in ``G`` by a predicate of
+  :data:`PART_OF`): "white plate with food" → "plate with white food", colour and material
+  pass from a thing to what it holds or is made of: ``swap_part_whole_objects``.
+* **An attribute put where nothing contradicts it** (``swap:attributes``, ``move:attribute``):
+  Visual Genome annotates few attributes, so "white outlet" of an outlet with no colour in
+  ``G`` may be true. A moved value of a property every thing has (a colour, a size, an age:
+  :func:`scalar`) must be excluded by an attribute ``G`` gives its new object (one of its
+  foils: an antonym, another basic colour; :func:`contradicted`) — for a swap, on at least
+  one of the two objects: ``swap_attribute_not_contradicted``. Other attributes ("smiling",
+  "parked") say what kind of thing has them and are false of most others.
+* **Scene-level attributes** ("indoors", "outdoors"), true of every object, are removed when
+  the graph is cleaned (:func:`crepe_datasets.builders.productivity.words.scene_attribute`),
+  before any swap.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable
 
 from crepe_datasets.generators.negatives import NegativeCandidate, replace_object
-from crepe_datasets.generators.negatives.foils import synonyms
+from crepe_datasets.generators.negatives.foils import attribute_foils, colour_sense, synonyms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.resources import wordnet
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 MAX_PERMUTATION_SLOTS = 5
+
+#: Prepositions of nearness and contact: "A P B" implies "B P A". A predicate is symmetric when
+#: it is one of them or ends with one ("sitting next to", "parked by", "playing with").
+SYMMETRIC = frozenset(
+    {
+        "next to",
+        "near",
+        "near to",
+        "nearby",
+        "close to",
+        "by",
+        "beside",
+        "besides",
+        "alongside",
+        "adjacent to",
+        "against",
+        "touching",
+        "with",
+        "and",
+        "across from",
+        "opposite",
+        "opposite of",
+        "among",
+        "between",
+        "meeting",
+    }
+)
+#: Predicates linking a whole to its part or content (an attribute may hold of both).
+PART_OF = frozenset(
+    {"has", "have", "having", "of", "with", "part of", "contains", "containing", "made of"}
+)
+
+
+@functools.lru_cache(maxsize=50_000)
+def symmetric(predicate: str) -> bool:
+    """Whether ``predicate`` is symmetric (see :data:`SYMMETRIC`)."""
+    words = predicate.split()
+    return any(" ".join(words[i:]) in SYMMETRIC for i in range(len(words)))
+
+
+def _linked(g: GraphIndex, a: int, b: int, predicates: frozenset[str] | None = None) -> bool:
+    """Whether ``G`` links objects ``a`` and ``b`` either way (by one of ``predicates``)."""
+    found = g.pair_predicates.get((a, b), set()) | g.pair_predicates.get((b, a), set())
+    return bool(found if predicates is None else found & predicates)
 
 
 def _same_meaning(a: str, b: str) -> bool:
@@ -56,8 +131,10 @@ def _rebuild(sub: SceneGraph, objects: list[SGObject], rels: list[Relationship])
     return SceneGraph(objects, rels, sub.image_id, sub.width, sub.height)
 
 
-def _subject_object(sub: SceneGraph, g: GraphIndex, i: int) -> SceneGraph | None:
+def _subject_object(sub: SceneGraph, g: GraphIndex, i: int) -> SceneGraph | str | None:
     r = sub.relationships[i]
+    if symmetric(r.predicate):
+        return "swap_symmetric_relation"
     if (r.object, r.predicate, r.subject) in g.triples:
         return None
     rels = list(sub.relationships)
@@ -65,14 +142,58 @@ def _subject_object(sub: SceneGraph, g: GraphIndex, i: int) -> SceneGraph | None
     return _rebuild(sub, list(sub.objects), rels)
 
 
+@functools.lru_cache(maxsize=50_000)
+def scalar(attribute: str) -> bool:
+    """Whether an attribute is a value of a property every thing has: a colour, or an adjective
+    whose WordNet sense (of its two most frequent) is the value of an attribute noun (size,
+    age, cleanness, temperature: "big", "old", "clean", "hot"). "smiling", "parked" or
+    "striped" are not: they say what kind of thing has them."""
+    if colour_sense(attribute) is not None:
+        return True
+    senses = wordnet().synsets(attribute.replace(" ", "_"), pos="a")[:2]
+    return any(s.attributes() for s in senses)
+
+
+def needs_contradiction(g: GraphIndex, oid: int, attribute: str) -> bool:
+    """Whether putting ``attribute`` on object ``oid`` may be true: a value of a property every
+    thing has (:func:`scalar`) that no attribute of ``oid`` in ``G`` excludes
+    (:func:`contradicted`)."""
+    return scalar(attribute) and not contradicted(g, oid, attribute)
+
+
+def contradicted(g: GraphIndex, oid: int, attribute: str) -> bool:
+    """Whether ``G`` gives object ``oid`` an attribute that excludes ``attribute``: one of its
+    foils (an antonym, or another basic colour for a colour:
+    :func:`crepe_datasets.generators.negatives.foils.attribute_foils`), or one of whose foils
+    it is. Visual Genome leaves most attributes unannotated: "white outlet" said of an outlet
+    with no colour in ``G`` may well be true; said of a brown one it is false."""
+    own = g.attrs.get(oid, frozenset())
+    if attribute in own:
+        return False
+    foils = set(attribute_foils(attribute))
+    return any(b in foils or attribute in attribute_foils(b) for b in own)
+
+
+def _attribute_pair_reason(g: GraphIndex, o1: SGObject, o2: SGObject) -> str | None:
+    if o1.name == o2.name:
+        return "swap_same_name_objects"
+    if _linked(g, o1.id, o2.id, PART_OF):
+        return "swap_part_whole_objects"
+    return None
+
+
 def _swap_attributes(
     sub: SceneGraph, g: GraphIndex, o1: SGObject, i: int, o2: SGObject, j: int
-) -> SceneGraph | None:
+) -> SceneGraph | str | None:
+    if (reason := _attribute_pair_reason(g, o1, o2)) is not None:
+        return reason
     a, b = o1.attributes[i], o2.attributes[j]
     if _same_meaning(a, b) or b in o1.attributes or a in o2.attributes:
         return None
     if g.has_attribute(o1.id, b) or g.has_attribute(o2.id, a):
         return None
+    if needs_contradiction(g, o1.id, b) and needs_contradiction(g, o2.id, a):
+        return "swap_attribute_not_contradicted"
     attrs1, attrs2 = list(o1.attributes), list(o2.attributes)
     attrs1[i], attrs2[j] = b, a
     graph = replace_object(sub, _with(o1, attributes=tuple(attrs1)))
@@ -89,16 +210,20 @@ def _swap_objects(sub: SceneGraph, o1: SGObject, o2: SGObject) -> SceneGraph | N
 
 def _move_attribute(
     sub: SceneGraph, g: GraphIndex, o1: SGObject, i: int, o2: SGObject
-) -> SceneGraph | None:
+) -> SceneGraph | str | None:
+    if (reason := _attribute_pair_reason(g, o1, o2)) is not None:
+        return reason
     a = o1.attributes[i]
     if a in o2.attributes or g.has_attribute(o2.id, a):
         return None
+    if needs_contradiction(g, o2.id, a):
+        return "swap_attribute_not_contradicted"
     graph = replace_object(sub, _with(o1, attributes=o1.attributes[:i] + o1.attributes[i + 1 :]))
     return replace_object(graph, _with(o2, attributes=(*o2.attributes, a)))
 
 
-def _permutations(sub: SceneGraph) -> list[tuple[str, Callable[[], SceneGraph | None]]]:
-    out: list[tuple[str, Callable[[], SceneGraph | None]]] = []
+def _permutations(sub: SceneGraph) -> list[tuple[str, Callable[[], SceneGraph | str | None]]]:
+    out: list[tuple[str, Callable[[], SceneGraph | str | None]]] = []
     objs, rels = sub.objects, sub.relationships
     names = [o.name for o in objs]
     if 1 < len(names) <= MAX_PERMUTATION_SLOTS:
@@ -136,9 +261,10 @@ def _permutations(sub: SceneGraph) -> list[tuple[str, Callable[[], SceneGraph | 
 
 def swap_candidates(
     sub: SceneGraph, g: GraphIndex, n: int
-) -> list[tuple[str, Callable[[], SceneGraph | None]]]:
-    """Every rule instance as ``(rule, make)`` in a fixed order; ``make()`` gives the graph or None."""
-    out: list[tuple[str, Callable[[], SceneGraph | None]]] = []
+) -> list[tuple[str, Callable[[], SceneGraph | str | None]]]:
+    """Every rule instance as ``(rule, make)`` in a fixed order; ``make()`` gives the graph, or
+    a drop reason, or None (the rule's own check failed)."""
+    out: list[tuple[str, Callable[[], SceneGraph | str | None]]] = []
     out += [
         ("swap:subject_object", lambda i=i: _subject_object(sub, g, i))
         for i in range(len(sub.relationships))
@@ -164,6 +290,21 @@ def swap_candidates(
     return out
 
 
+def _symmetric_reason(sub: SceneGraph, graph: SceneGraph, g: GraphIndex) -> str | None:
+    """Why ``graph`` is true once its symmetric relationships are read both ways, or None."""
+    before = {(r.subject, r.predicate, r.object) for r in sub.relationships}
+    for k, r in enumerate(graph.relationships):
+        if not symmetric(r.predicate):
+            continue
+        if (r.subject, r.predicate, r.object) not in before and _linked(g, r.subject, r.object):
+            return "swap_symmetric_relation_on_linked_pair"
+        rels = list(graph.relationships)
+        rels[k] = Relationship(r.object, r.predicate, r.subject)
+        if g.holds(_rebuild(graph, list(graph.objects), rels)):
+            return "swap_true_with_symmetric_relation_reversed"
+    return None
+
+
 def swap_negatives(
     sub: SceneGraph,
     g: GraphIndex,
@@ -175,7 +316,8 @@ def swap_negatives(
     """Up to ``limit`` HN-SWAP candidates with distinct graphs (see the module docstring).
 
     Rejected candidates are counted in ``drops`` (stage ``productivity_negative_checks``):
-    ``swap_rule_check_failed:<rule>``, ``swap_duplicate_graph``, ``swap_true_in_image_graph``.
+    ``swap_rule_check_failed:<rule>``, ``swap_duplicate_graph``, ``swap_true_in_image_graph``
+    and the reasons of the module docstring (``swap_symmetric_relation``, …).
     """
 
     def count(reason: str) -> None:
@@ -193,12 +335,18 @@ def swap_negatives(
         if graph is None:
             count(f"swap_rule_check_failed:{rule}")
             continue
+        if isinstance(graph, str):
+            count(graph)
+            continue
         key = graph.signature()
         if key in seen:
             count("swap_duplicate_graph")
             continue
         if g.holds(graph):
             count("swap_true_in_image_graph")
+            continue
+        if (reason := _symmetric_reason(sub, graph, g)) is not None:
+            count(reason)
             continue
         seen.add(key)
         out.append(NegativeCandidate("swap", rule, graph))

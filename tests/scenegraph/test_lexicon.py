@@ -63,3 +63,14 @@ def test_results_are_cached_and_sorted():
     first = lexicon.cohyponyms("cat")
     assert first is lexicon.cohyponyms("cat")
     assert list(first) == sorted(first)
+
+
+def test_one_spelling_per_word():
+    from crepe_datasets.scenegraph.lexicon import canonical_spelling
+
+    assert canonical_spelling("gray") == canonical_spelling("grey") == "grey"
+    assert (
+        canonical_spelling("colour") == "color" and canonical_spelling("light gray") == "light grey"
+    )
+    for kept in ("full", "fully", "jeans", "man", "red", "tan", "house", "bag", "shade"):
+        assert canonical_spelling(kept) == kept  # no other spelling, or another word

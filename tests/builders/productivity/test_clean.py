@@ -52,7 +52,7 @@ def test_clean_graph_repairs_and_drops_with_reasons():
     out = clean_graph(g, drops)
     by_id = out.object_by_id()
     assert by_id[1].name == "leg" and by_id[1].attributes == ("wooden",)
-    assert by_id[2].name == "car" and by_id[2].attributes == ("gray", "parked")
+    assert by_id[2].name == "car" and by_id[2].attributes == ("grey", "parked")  # one spelling
     assert by_id[4].name == "cafe table" and set(by_id) == {1, 2, 4}
     assert [(r.subject, r.predicate, r.object) for r in out.relationships] == [
         (1, "holds", 2),
@@ -147,3 +147,57 @@ def test_predicates_agree_with_the_subject_number():
     )
     assert not is_plural_name("grass") and not is_plural_name("glass") and not is_plural_name("bus")
     assert is_plural_name("clothes") and is_plural_name("people") and is_plural_name("pants")
+
+
+def test_real_graphs_lose_what_reads_as_no_attribute_object_or_relation():
+    """VG 1-100: "indoors" on tables (scene-level), "source" on a window (a noun naming no
+    property), "l-shaped" on "l shaped counter top" (the name), objects called "orange" or
+    "busy", the predicates "not" ("street not busy") and "and" ("telephone and computer");
+    "gray" is spelled "grey" as the foils are."""
+    from crepe_datasets.builders.productivity.clean import (
+        adjective_name,
+        colour_word_name,
+        predicate_reason,
+    )
+    from crepe_datasets.builders.productivity.words import (
+        abstract_noun_attribute,
+        scene_attribute,
+    )
+
+    assert scene_attribute("indoors") and scene_attribute("outdoors")
+    assert not any(scene_attribute(a) for a in ("white", "empty", "open", "wooden"))
+    assert abstract_noun_attribute("source") and abstract_noun_attribute("daytime")
+    for kept in ("brick", "wood", "metal", "glass", "cream", "talking", "table", "water"):
+        assert not abstract_noun_attribute(kept), kept
+    assert colour_word_name("orange", None) and not colour_word_name("orange", "orange.n.01")
+    assert adjective_name("busy", None) and not adjective_name("remote", "remote_control.n.01")
+    assert predicate_reason("not on") == "predicate_negated"  # VG's "street not busy"
+    assert predicate_reason("on top of") is None and predicate_reason("of a") is None
+    folder = require_shared("visual_genome", "images_1-100")
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
+
+    drops = DropLog()
+    infos = read_image_data(folder / "image_data.json", drops)
+    attributes, names, predicates = set(), set(), set()
+    for raw in iter_scene_graphs(folder / "scene_graphs.json", drops, infos):
+        g = clean_graph(raw, drops)
+        for o in g.objects:
+            names.add(o.name)
+            attributes.update((a, o.name) for a in o.attributes)
+        predicates.update(r.predicate for r in g.relationships)
+    assert not {a for a, _ in attributes} & {"indoors", "outdoors", "source", "gray", "daytime"}
+    assert ("l-shaped", "l shaped counter top") not in attributes
+    assert "grey" in {a for a, _ in attributes}
+    assert not names & {"orange", "white", "busy", "several"} and "remote" in names
+    assert not predicates & {"not", "and", "on a wood grain"}
+    dropped, repaired = drops.to_dict()[STAGE], drops.repairs_dict()[STAGE]
+    for reason in (
+        "attribute_scene_level",
+        "attribute_abstract_noun",
+        "object_name_colour_word",
+        "object_name_adjective",
+        "predicate_conjunction",
+        "predicate_noun_phrase",
+    ):
+        assert dropped[reason] >= 1, reason
+    assert repaired["attribute_spelling_variant"] >= 30  # 37 "gray" of VG 1-100

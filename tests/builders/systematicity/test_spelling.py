@@ -42,3 +42,11 @@ def test_most_descriptions_unchanged(corrector: SpellingCorrector) -> None:
     ]
     changed = sum(corrector.correct(t) != t for t in texts)
     assert 0 < changed < 0.05 * len(texts)
+
+
+def test_a_repair_never_guesses_between_real_words(corrector: SpellingCorrector) -> None:
+    """ "yatch" is one letter from watch, match, batch, catch …: "living room in a watch" would
+    be false of a yacht, so it is kept; grey and gray are spelled one way, as the foils are."""
+    assert corrector.correct("living room in a yatch") == "living room in a yatch"
+    assert corrector.correct("wiht a dog") == "with a dog"  # "with" is far more common
+    assert corrector.correct("a gray car") == "a grey car" == corrector.correct("a grey car")

@@ -17,7 +17,7 @@ def test_match_format_copies_case_spacing_and_final_mark():
 
 def test_negate_caption_text_drops_leading_article_and_keeps_format():
     assert negate_caption_text("a tall boy on green grass") == "there is no tall boy on green grass"
-    assert negate_caption_text("The dog sleeps.") == "There is no dog sleeps."
+    assert negate_caption_text("The dog sleeps.") == "There is no dog that sleeps."
     assert negate_caption_text("tall boy") == "there is no tall boy"
 
 
@@ -27,3 +27,27 @@ def test_write_texts_pairs_caption_and_reason():
     )
     assert out == [("egg", None), (None, "empty_caption")]
     assert write_texts(TemplateCaptionWriter(), []) == []
+
+
+def test_caption_negation_takes_a_noun_phrase():
+    """ "there is no man has bag" is no English: the first clause's verb becomes a relative
+    clause, and a plural first name takes "there are no"."""
+    assert negate_caption_text("man has bag, the bag on table") == (
+        "there is no man that has bag, the bag on table"
+    )
+    assert negate_caption_text("white man wears sneaker") == (
+        "there is no white man that wears sneaker"
+    )
+    assert negate_caption_text("glasses on man") == "there are no glasses on man"
+    assert negate_caption_text("young man wearing glasses, the man wearing pants") == (
+        "there is no young man wearing glasses, the man wearing pants"
+    )
+
+
+def test_caption_negation_reads_past_an_attribute_list():
+    assert negate_caption_text("brown, green and iron pot has flower, the flower in vase") == (
+        "there is no brown, green and iron pot that has flower, the flower in vase"
+    )
+    assert negate_caption_text("tall boy on grass, the boy has hat") == (
+        "there is no tall boy on grass, the boy has hat"
+    )

@@ -95,3 +95,15 @@ def test_plural_names_take_no_indefinite_article():
         [SGObject(1, "man"), SGObject(2, "not glasses")], [Relationship(1, "wears", 2)]
     )
     assert template_caption(negated) == "man wears thing that is not glasses"
+
+
+def test_noun_modifiers_stand_next_to_the_name():
+    """ "open, glass and light window" reads as no English: nouns used as modifiers come last."""
+    from crepe_datasets.generators.captions.template import noun_modifier
+
+    assert noun_modifier("brick") and noun_modifier("wood") and noun_modifier("freezer")
+    assert not any(noun_modifier(a) for a in ("white", "wooden", "parked", "open", "light"))
+    window = SGObject(1, "window", ("open", "glass", "light"))
+    assert template_caption(SceneGraph([window])) == "open and light glass window"
+    wall = SGObject(1, "wall", ("brick", "red"))
+    assert template_caption(SceneGraph([wall])) == "red brick wall"

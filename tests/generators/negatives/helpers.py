@@ -41,3 +41,29 @@ def subgraph(
     return SceneGraph(
         objs, [g.relationships[i] for i in rel_indices], g.image_id, g.width, g.height
     )
+
+
+def vg_graph(image_id: int) -> SceneGraph:
+    """The cleaned scene graph of one Visual Genome image of ``images_1-100`` (the builder's
+    reader and cleaning step)."""
+    from crepe_datasets.builders.productivity.clean import clean_graph
+    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
+    from tests.conftest import require_shared
+
+    folder = require_shared("visual_genome", "images_1-100")
+    drops = DropLog()
+    infos = read_image_data(folder / "image_data.json", drops)
+    for raw in iter_scene_graphs(folder / "scene_graphs.json", drops, infos):
+        if str(raw.image_id) == str(image_id):
+            return clean_graph(raw, drops)
+    raise KeyError(image_id)
+
+
+def pick(g: SceneGraph, names: list[str], rels: list[tuple[int, str, int]]) -> SceneGraph:
+    """The subgraph of ``g`` with the objects of ids ``names`` (object ids, as str or int) and
+    the relationships ``rels`` (subject id, predicate, object id), attributes kept."""
+    by_id = g.object_by_id()
+    ids = [int(i) for i in names]
+    keep = [r for r in g.relationships if (r.subject, r.predicate, r.object) in set(rels)]
+    return SceneGraph([by_id[i] for i in ids], keep, g.image_id, g.width, g.height)

@@ -61,3 +61,28 @@ def test_foils_are_words_of_image_captions():
     assert "diode" not in object_foils("monitor", "monitor.n.04")
     assert "ammunition" not in object_foils("drawer", "drawer.n.01")
     assert all(in_captions(f) for f in attribute_foils("metal") + attribute_foils("round"))
+
+
+def test_foils_take_the_attributes_visual_sense_and_one_spelling():
+    """ "present" in a picture is "here" (antonym "absent"), never the time ("past"); foils are
+    spelled as the cleaned positives are ("grey", never "gray")."""
+    from crepe_datasets.generators.negatives.foils import attribute_antonyms, visual_antonyms
+
+    assert "past" not in visual_antonyms("present") and "absent" in visual_antonyms("present")
+    assert "past" not in attribute_foils("present") and "future" not in attribute_foils("present")
+    assert attribute_antonyms("old") == ("new", "young")
+    for colour in ("white", "red", "orange"):
+        foils = attribute_foils(colour)
+        assert "gray" not in foils and "grey" in foils, colour
+    assert "lemon" not in attribute_foils("orange")  # a colour's foils are colours
+
+
+def test_object_foils_that_would_change_another_and_the_other():
+    """ "man holding chin, another man holding the chin": replacing either man leaves no
+    "another" in the negative; "man near woman" → "man near man" would add one."""
+    from crepe_datasets.generators.negatives.foils import keeps_references
+
+    names = ["man", "chin", "man", "parking meter"]
+    assert not keeps_references(names, 0, "woman") and not keeps_references(names, 2, "boy")
+    assert keeps_references(names, 1, "jaw")
+    assert not keeps_references(names, 3, "man")  # a foil equal to another object's name

@@ -96,3 +96,73 @@ def test_rejected_swaps_are_counted():
         ]
         == 1
     )
+
+
+def test_symmetric_relations_are_never_reversed_vg40():
+    """VG image 40: "chair next to table", "chair by table". Reversing them says the same."""
+    from crepe_datasets.generators.negatives.swap import symmetric
+    from crepe_datasets.scenegraph.provenance import DropLog
+    from tests.generators.negatives.helpers import pick, vg_graph
+
+    assert symmetric("next to") and symmetric("parked next to") and symmetric("by")
+    assert symmetric("against") and symmetric("playing with")
+    assert not symmetric("on") and not symmetric("behind") and not symmetric("holding")
+    g = vg_graph(40)
+    sub = pick(
+        g,
+        ["1025176", "1025211", "5897"],
+        [(1025176, "next to", 1025211), (5897, "on", 1025211)],
+    )
+    drops = DropLog()
+    cands = swap_negatives(sub, GraphIndex(g), random.Random(0), 50, 3, drops)
+    reversed_ = [(r.subject, r.predicate, r.object) for c in cands for r in c.graph.relationships]
+    assert (1025211, "next to", 1025176) not in reversed_
+    assert (1025211, "on", 5897) in reversed_  # "on" is no symmetric relation
+    assert drops.to_dict()["productivity_negative_checks"]["swap_symmetric_relation"] == 1
+
+
+def test_no_attribute_moves_between_same_named_or_part_whole_objects():
+    from crepe_datasets.scenegraph.provenance import DropLog
+
+    g = SceneGraph(
+        [
+            SGObject(1, "plate", ("white",)),
+            SGObject(2, "plate", ()),
+            SGObject(3, "food", ("hot",)),
+            SGObject(4, "table", ("wooden",)),
+        ],
+        [Relationship(1, "near", 2), Relationship(1, "with", 3), Relationship(1, "on", 4)],
+        "7",
+    )
+    drops = DropLog()
+    cands = swap_negatives(g, GraphIndex(g), random.Random(0), 100, 7, drops)
+    moved = {
+        (o.id, a)
+        for c in cands
+        if c.rule in ("move:attribute", "swap:attributes")
+        for o in c.graph.objects
+        for a in o.attributes
+    }
+    assert (1, "wooden") in moved or (4, "white") in moved  # plate and table: fine
+    assert (3, "white") not in moved and (1, "hot") not in moved  # the plate with its food
+    assert (2, "white") not in moved  # "plate near another white plate": which plate?
+    checks = drops.to_dict()["productivity_negative_checks"]
+    assert checks["swap_same_name_objects"] >= 1 and checks["swap_part_whole_objects"] >= 1
+
+
+def test_a_moved_colour_or_size_must_be_contradicted_vg79():
+    """VG image 79: a white fireplace, a window with a blue and yellow curtain, a black metal
+    rack. "blue fireplace" is false (it is white); "white window" may be true (no colour is
+    annotated on it), so that move is no negative; "smiling" is no property of every thing."""
+    from crepe_datasets.generators.negatives.swap import contradicted, needs_contradiction, scalar
+    from tests.generators.negatives.helpers import vg_graph
+
+    assert scalar("white") and scalar("big") and scalar("old") and scalar("clean")
+    assert not scalar("smiling") and not scalar("parked") and not scalar("striped")
+    index = GraphIndex(vg_graph(79))
+    fireplace, window, rack = 1025804, 1025806, 1025796  # white; large; metal and black
+    assert contradicted(index, fireplace, "blue") and not contradicted(index, fireplace, "white")
+    assert contradicted(index, rack, "white") and not needs_contradiction(index, rack, "white")
+    assert needs_contradiction(index, window, "white")  # no colour annotated: may be white
+    assert contradicted(index, window, "small")  # "large" is annotated
+    assert not needs_contradiction(index, window, "smiling")
