@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crepe_datasets.cards.manifest import read_manifest
 from crepe_datasets.validation.blind import BlindReport, blind_audit
 from crepe_datasets.validation.files import FileReport, check_files
 from crepe_datasets.validation.invariants import InvariantReport, check_rows, read_tables
@@ -107,5 +108,5 @@ def validate_dataset(folder: str | Path, lm_corpus: str | Path | None = None) ->
     }
     result.shortcuts = audit_rows(with_negatives)
     result.blind = blind_audit(with_negatives, lm_corpus)
-    result.trained = trained_audit(with_negatives)
+    result.trained = trained_audit(with_negatives, dataset=read_manifest(folder).dataset)
     return result

@@ -16,7 +16,10 @@ Procedure (deterministic given ``rng``):
    * the modified subgraph holds in ``G`` (:meth:`GraphIndex.holds`);
    * attribute foil: the same object already has it in ``G``, or in the subgraph;
    * object foil: ``G`` has an object with the foil's name whose box overlaps the replaced
-     object's box with IoU ≥ 0.5 (the same thing annotated under another name);
+     object's box with IoU ≥ 0.5 (the same thing annotated under another name); or the object
+     shares its name with another object of the subgraph, or the foil names one
+     (:func:`~crepe_datasets.generators.negatives.foils.keeps_references`: the negative would
+     lose or gain the positive's "another … the other");
    * relationship foil: ``G`` has the foil between the same subject and object.
 """
 
@@ -39,6 +42,7 @@ from crepe_datasets.generators.negatives.foils import (
     attribute_antonyms,
     attribute_foils,
     cohyponym_pool,
+    keeps_references,
     object_foils,
     relation_foils,
 )
@@ -101,7 +105,12 @@ def _object_slot(
         ]
     context = object_context_maker(sub, obj) if ranker is not None and len(foils) > 1 else str
 
+    names = [o.name for o in sub.objects]
+    position = next(i for i, o in enumerate(sub.objects) if o.id == obj.id)
+
     def check(foil: str) -> NegativeCandidate | str:
+        if not keeps_references(names, position, foil):  # "another … the other" would change
+            return "atom_object_foil_changes_references"
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
         if obj.box is not None and any(
             g.by_id[other].box is not None and g.by_id[other].box.iou(obj.box) >= SAME_THING_IOU
