@@ -123,10 +123,12 @@ def _same_meaning() -> dict[str, frozenset[str]]:
     return {word: frozenset(group) for group in groups for word in group}
 
 
+@functools.lru_cache(maxsize=100_000)
 def _synonyms(word: str) -> frozenset[str]:
+    """The word, its WordNet synonyms and the predicates of the same meaning."""
     from crepe_datasets.generators.negatives.foils import synonyms
 
-    return synonyms(word) | _same_meaning().get(word, frozenset())
+    return synonyms(word) | _same_meaning().get(word, frozenset()) | {word}
 
 
 def positive_atoms(graph: SceneGraph) -> Counter:
@@ -144,7 +146,7 @@ class Tentative:
         self.positive = positive
         self.foils_up: Counter = Counter()
         self.truths_down: Counter = Counter()
-        self.foils_by_kind: dict[str, list[str]] = defaultdict(list)
+        self.taken: set[tuple[str, str]] = set()  # (kind, word): admitted foils and synonyms
 
     def admits(self, ex: Exchange) -> bool:
         """Whether ``ex`` keeps the bounds and repeats no admitted foil (or a synonym of one)."""
@@ -156,13 +158,13 @@ class Tentative:
         down = ledger.surplus.get((kind, truth), 0) - self.truths_down[(kind, truth)] - 1
         if -down > ledger.bound(kind, truth, self.positive):
             return False
-        return not any(foil == f or foil in _synonyms(f) for f in self.foils_by_kind[kind])
+        return (kind, foil) not in self.taken
 
     def add(self, ex: Exchange) -> None:
         kind, truth, foil = ex
         self.foils_up[(kind, foil)] += 1
         self.truths_down[(kind, truth)] += 1
-        self.foils_by_kind[kind].append(foil)
+        self.taken.update((kind, word) for word in _synonyms(foil))
 
 
 def eligible(
