@@ -49,8 +49,6 @@ import numpy as np
 from crepe_datasets.builders.productivity.items import Negative, RenderedItem
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.generators.negatives.foil_balance import (
-    DEFAULT_CAP,
-    DEFAULT_RATE,
     Exchange,
     FoilLedger,
     eligible,
@@ -202,11 +200,6 @@ class RefineState:
     balances: dict[tuple[str, int], Balance] = field(default_factory=lambda: defaultdict(Balance))
     ledger: FoilLedger | None = None
 
-    @classmethod
-    def with_foil_ledger(cls, cap: int | None, rate: float = DEFAULT_RATE) -> RefineState:
-        """A state with a foil ledger of ``cap`` and ``rate`` (none when ``cap`` is ``None``)."""
-        return cls(ledger=None if cap is None else FoilLedger(cap, rate))
-
 
 def refine(
     rendered: list[RenderedItem],
@@ -219,9 +212,8 @@ def refine(
 ) -> None:
     """Reorder each item's negatives so the first ``k`` of each type are the balanced choice;
     an item without a balanced choice loses that type's negatives (counted). ``state`` carries
-    the balances and the foil ledger across calls (default: a new one, with a foil ledger of
-    :data:`DEFAULT_CAP`)."""
-    state = state or RefineState.with_foil_ledger(DEFAULT_CAP)
+    the balances and the foil ledger across calls (default: a new one without a ledger)."""
+    state = state or RefineState()
     for r in rendered:
         for t in types:
             pool = [neg for neg in r.negatives if neg.type == t]

@@ -2,8 +2,9 @@
 
 Rules (the paper gives one example; the rest is written down here):
 
-* **Noun phrase**: the object's attributes before its name, in graph order, joined with "and"
-  ("tall and blue boy"; three or more: "small, white and fluffy dog"); attributes that are
+* **Noun phrase**: the object's attributes before its name, joined with "and" in a fixed order
+  (size words, other adjectives, colours; alphabetical within each: "tall and blue boy"; three
+  or more: "small, fluffy and white dog"; :func:`_attribute_order`); attributes that are
   nouns used as modifiers ("brick", "wood") come last, next to the name, outside the "and"
   list ("red brick wall", "big freezer fridge"; :func:`noun_modifier`).
 * **Clauses**: each relationship is "subject relation object" ("tall and blue boy on green
@@ -84,11 +85,30 @@ def noun_modifier(attribute: str) -> bool:
     return "n" in counts and "a" not in counts
 
 
+SIZE_WORDS = frozenset(
+    "big small large little tall short long huge tiny wide narrow thin thick giant high low "
+    "medium enormous massive".split()
+)
+
+
+def _attribute_order(attribute: str) -> tuple[int, str]:
+    """Size words, then other adjectives, then colours (English adjective order: "tall and
+    blue boy"), alphabetical within each group. A fixed order, not the graph's: a negative that
+    moves or replaces an attribute is written in the same order as any positive, so where a
+    word stands in the list tells nothing (a moved attribute would otherwise always come last)."""
+    from crepe_datasets.generators.negatives.foils import colour_sense
+
+    if attribute in SIZE_WORDS:
+        return (0, attribute)
+    return (2 if colour_sense(attribute) is not None else 1, attribute)
+
+
 def _modifiers(attributes: list[str]) -> str:
-    """Adjectives joined with "and", then noun modifiers (:func:`noun_modifier`) in graph order
-    next to the name: "big and open freezer …"; "open, source and light" read as no English."""
-    nouns = [a for a in attributes if noun_modifier(a)]
-    adjectives = [a for a in attributes if not noun_modifier(a)]
+    """Adjectives joined with "and" (:func:`_attribute_order`), then noun modifiers
+    (:func:`noun_modifier`) next to the name, alphabetically: "big and open freezer …"; "open,
+    source and light" read as no English."""
+    nouns = sorted(a for a in attributes if noun_modifier(a))
+    adjectives = sorted((a for a in attributes if not noun_modifier(a)), key=_attribute_order)
     return " ".join(x for x in (join_and(adjectives), " ".join(nouns)) if x)
 
 

@@ -104,6 +104,6 @@ def test_noun_modifiers_stand_next_to_the_name():
     assert noun_modifier("brick") and noun_modifier("wood") and noun_modifier("freezer")
     assert not any(noun_modifier(a) for a in ("white", "wooden", "parked", "open", "light"))
     window = SGObject(1, "window", ("open", "glass", "light"))
-    assert template_caption(SceneGraph([window])) == "open and light glass window"
+    assert template_caption(SceneGraph([window])) == "light and open glass window"
     wall = SGObject(1, "wall", ("brick", "red"))
     assert template_caption(SceneGraph([wall])) == "red brick wall"
