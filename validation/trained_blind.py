@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crepe_datasets.validation.blind import ALPHA, REPORTED_TARGETS, excess_p_value
+from crepe_datasets.validation.blind import ALPHA, REPORTED_TARGETS, BlindResult, excess_p_value
 from crepe_datasets.validation.shortcuts import MARGIN
 
 FOLDS = 5
@@ -72,24 +72,14 @@ class AuditSet:
 
 
 @dataclass
-class SplitScore:
-    """Expected R@1 of each model over the held-out sets of one split."""
-
-    rows: int = 0
-    chance_sum: float = 0.0
-    sums: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def chance(self) -> float:
-        return self.chance_sum / self.rows if self.rows else 0.0
+class SplitScore(BlindResult):
+    """Expected R@1 of each model over the held-out sets of one split (the untrained audit's
+    accumulator, one sum per model)."""
 
     def add(self, model: str, r1: float) -> None:
         self.sums[model] = self.sums.get(model, 0.0) + r1
 
-    def r1(self) -> dict[str, float]:
-        return {m: s / self.rows for m, s in sorted(self.sums.items())} if self.rows else {}
-
-    def to_dict(self, margin: float, judged: bool) -> dict[str, Any]:
+    def report(self, margin: float, judged: bool) -> dict[str, Any]:
         values = self.r1()
         best, value = max(values.items(), key=lambda kv: (kv[1], kv[0])) if values else ("none", 0)
         # excess_p_value tests against chance + MARGIN: shift chance for another margin
@@ -236,10 +226,10 @@ def audit_config(sets: Sequence[AuditSet], margin: float) -> dict[str, Any]:
         return out
     scores = cross_validated(sets)
     pooled = scores.pop("all")
-    splits = {s: scores[s].to_dict(margin, True) for s in sorted(scores, key=_split_key)}
+    splits = {s: scores[s].report(margin, True) for s in sorted(scores, key=_split_key)}
     out.update(
         margin=margin,
-        all=pooled.to_dict(margin, True),
+        all=pooled.report(margin, True),
         splits=splits,
         indicative=indicative_ngrams(sets),
     )
