@@ -9,23 +9,28 @@ is ``k`` times its count among the positives minus its uses as a truth plus its 
 when those two uses are equal for every word, no word's count tells positives from negatives.
 
 :class:`FoilLedger` keeps, per atom kind (object, attribute, relationship) and word, the
-*surplus* ``uses as a foil − uses as a truth`` over the sets chosen so far in one split, and
-:func:`eligible` lets a set use only candidates that keep every surplus within ``± cap``:
+*surplus* ``uses as a foil − uses as a truth`` over the sets chosen so far, and :func:`eligible`
+lets a set use only candidates that keep every surplus within ``± (cap + rate × occurrences)``,
+where *occurrences* counts the word in the positives (:meth:`FoilLedger.bound`): an absolute
+``cap`` for a word no positive holds, a share of its frequency for a common one:
 
 * a candidate ``truth → foil`` is eligible when, counting the eligible candidates before it in
-  the same set, the foil's surplus stays at most ``cap`` and the truth's at least ``-cap``. The
-  check ignores cancellations inside the set, so *any* subset of the eligible candidates keeps
-  the bounds, and the choice made afterwards (the adversarial refinement) is free;
-* a foil equal to, or a WordNet synonym of, an eligible foil of the same kind is not eligible
-  ("under" and "underneath" in one set): no two negatives of a set use the same foil;
+  the same set, the foil's surplus stays within its bound and the truth's too. The check
+  ignores cancellations inside the set, so *any* subset of the eligible candidates keeps the
+  bounds, and the choice made afterwards (the adversarial refinement) is free;
+* a foil equal to, or a synonym of, an eligible foil of the same kind is not eligible (WordNet,
+  and the relation table's ``same_meaning`` groups: "under" and "underneath" in one set): no
+  two negatives of a set use the same foil;
 * eligible candidates are ordered so that those which bring surpluses back toward zero come
   first (the refinement keeps earlier candidates among equal choices); ties keep the pool's
   order, so the result is deterministic.
 
 A word that is never a truth (a foil such as "lacks" that no positive holds) can therefore be a
-foil at most ``cap`` times per ledger. The builders keep one ledger per split within a work
-chunk (:mod:`crepe_datasets.builders.productivity.chunks`), so in a split a word's surplus is at
-most ``cap`` times the number of chunks.
+foil at most ``cap`` times per ledger. Productivity keeps one ledger per work chunk, whose
+positives are known before any foil is chosen (:meth:`FoilLedger.for_positives`;
+:mod:`crepe_datasets.builders.productivity.chunks`), so in a split such a word is a foil at
+most ``cap`` times the number of chunks; systematicity keeps one per split, counting positives
+as they come (:mod:`crepe_datasets.builders.systematicity.negatives`).
 :func:`crepe_datasets.validation.foil_imbalance.foil_imbalance` measures the result on the texts.
 """
 
