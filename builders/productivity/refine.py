@@ -47,12 +47,10 @@ from typing import Any
 import numpy as np
 
 from crepe_datasets.builders.productivity.items import Negative, RenderedItem
-from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.generators.negatives.foil_balance import (
     Exchange,
     FoilLedger,
     eligible,
-    exchange,
     positive_atoms,
 )
 from crepe_datasets.scenegraph.provenance import DropLog
@@ -254,10 +252,6 @@ def refine(
             r.negatives = others + picked + rest
 
 
-def _graph(neg: Negative) -> Any:
-    return from_compact(neg.source) if isinstance(neg.source, str) else neg.source
-
-
 def _balanced_pool(
     r: RenderedItem,
     t: str,
@@ -269,7 +263,7 @@ def _balanced_pool(
 ) -> tuple[list[Negative], list[Exchange | None]]:
     """The pool's candidates the foil ledger allows, best balancing first (module docstring);
     the item's negatives of type ``t`` become that pool (or none, below ``k``)."""
-    exchanges = [neg.exchange or exchange(r.item.graph, _graph(neg)) for neg in pool]
+    exchanges = [neg.exchange for neg in pool]  # set by the HN-ATOM generator
     order = eligible(exchanges, ledger, positive_atoms(r.item.graph))
     c = stats.counts[t]
     c["foil_unbalanced"] += len(pool) - len(order)

@@ -50,19 +50,6 @@ DEFAULT_RATE = 1.0
 Exchange = tuple[str, str, str]
 
 
-def exchange(positive: SceneGraph, negative: SceneGraph) -> Exchange | None:
-    """The atom ``negative`` holds instead of one of ``positive``'s (HN-ATOM), or ``None`` when
-    the two graphs do not differ by exactly one atom of one kind."""
-    removed = Counter(positive.atoms()) - Counter(negative.atoms())
-    added = Counter(negative.atoms()) - Counter(positive.atoms())
-    if sum(removed.values()) != 1 or sum(added.values()) != 1:
-        return None
-    (old,), (new,) = removed, added
-    if old.type != new.type:
-        return None
-    return (old.type, old.text, new.text)
-
-
 @dataclass
 class FoilLedger:
     """Per ``(kind, word)``: uses as a foil minus uses as a truth over the sets recorded, and

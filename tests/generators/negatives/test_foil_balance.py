@@ -12,11 +12,17 @@ from crepe_datasets.generators.negatives.foil_balance import (
     FoilLedger,
     Tentative,
     eligible,
-    exchange,
     positive_atoms,
 )
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from tests.generators.negatives.helpers import image_graph, subgraph
+
+
+def exchange(positive, negative) -> tuple[str, str, str]:
+    """The one atom ``negative`` holds instead of one of ``positive``'s, from the graphs."""
+    (old,) = Counter(positive.atoms()) - Counter(negative.atoms())
+    (new,) = Counter(negative.atoms()) - Counter(positive.atoms())
+    return (old.type, old.text, new.text)
 
 
 def test_a_word_never_a_truth_is_a_foil_at_most_cap_times():
