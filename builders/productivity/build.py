@@ -55,6 +55,7 @@ from crepe_datasets.builders.productivity.spool import SpooledRows
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
+from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, DEFAULT_RATE
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.leftovers import SPOOL_PREFIX, clean_stale, owner_tag
 from crepe_datasets.scenegraph.provenance import (
@@ -87,8 +88,8 @@ class ProductivitySettings:
     negatives_per_type: int = 5
     min_negatives: int = 5
     spare_negatives: int = 7
-    foil_cap: int | None = 3
-    foil_rate: float = 1.0
+    foil_cap: int | None = DEFAULT_CAP
+    foil_rate: float = DEFAULT_RATE
     min_n: int = MIN_N
     max_n: int = MAX_N
     limit: int | None = None

@@ -42,11 +42,13 @@ from crepe_datasets.builders.productivity.refine import (
     RefineState,
     RefineStats,
     default_scorers,
+    finish,
     refine,
 )
 from crepe_datasets.builders.productivity.rows import item_record, record_rows, split_name
 from crepe_datasets.builders.productivity.sampler import MIN_N
 from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
+from crepe_datasets.generators.negatives.joint_balance import PAIR_KINDS, graph_features
 from crepe_datasets.scenegraph.provenance import DropLog, atomic_path
 from crepe_datasets.scenegraph.types import SceneGraph
 
@@ -165,7 +167,15 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
             a for _, items in walked for it in items for a in positive_atoms(it.graph)
         )
         refine_state.ledger = FoilLedger.for_positives(s.foil_cap, s.foil_rate, positives)
+        refine_state.joint = {}
         vocab = Counter((a.type, a.text) for g, _ in graphs for a in g.atoms())
+        vocab.update(  # and the pairs the positives form, for foils that form them too
+            f
+            for _, items in walked
+            for it in items
+            for f in graph_features(it.graph)
+            if f[0] in PAIR_KINDS
+        )
     rendered: list = []
     for g, items in walked:  # image by image, so each image's foils see the ledger so far
         add_candidates(
@@ -186,6 +196,8 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
         if s.refine:
             refine(done, state["scorers"], k, stats, drops=drops, state=refine_state)
         rendered += done
+    if s.refine:
+        finish(refine_state, stats)
     generated: dict[str, Counter] = defaultdict(Counter)
     for r in rendered:
         generated[split_name(r.item.n)].update(neg.type for neg in r.negatives)

@@ -39,6 +39,7 @@ Deterministic: no random numbers; the chunk's order of items fixes the targets.
 from __future__ import annotations
 
 import functools
+import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -51,9 +52,19 @@ from crepe_datasets.generators.negatives.foil_balance import (
     Exchange,
     FoilLedger,
     eligible,
+    foil_synonyms,
+    ledger_bound,
     positive_atoms,
 )
+from crepe_datasets.generators.negatives.joint_balance import (
+    FeatureBalance,
+    JointSet,
+    feature_delta,
+    graph_features,
+    rebalance,
+)
 from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.scenegraph.types import SceneGraph
 
 REFINED_TYPES = ("atom", "swap")
 FOIL_BALANCED_TYPES = ("atom",)
@@ -190,13 +201,24 @@ def _state(score: float, base: float) -> int:
 
 
 @dataclass
+class JointSets:
+    """The sets of one negative type chosen in a chunk, kept for :func:`finish`'s joint
+    rebalancing: their feature balance and, per set, its item, pool and :class:`JointSet`."""
+
+    balance: FeatureBalance
+    sets: list[tuple[RenderedItem, list[Negative], JointSet]] = field(default_factory=list)
+
+
+@dataclass
 class RefineState:
     """What the refinement carries from set to set in one chunk: the balances per (type,
-    complexity) and the foil ledger (``None``: no foil balance), shared with the HN-ATOM
-    generator so that it proposes foils the ledger can take."""
+    complexity), the foil ledger (``None``: no foil balance), shared with the HN-ATOM
+    generator so that it proposes foils the ledger can take, and the chosen sets per type for
+    the joint rebalancing of :func:`finish` (``None``: none)."""
 
     balances: dict[tuple[str, int], Balance] = field(default_factory=lambda: defaultdict(Balance))
     ledger: FoilLedger | None = None
+    joint: dict[str, JointSets] | None = None
 
 
 def refine(
@@ -246,10 +268,64 @@ def refine(
                     (exchanges[i] for i in chosen),  # type: ignore[misc]
                     positive_atoms(r.item.graph),
                 )
-            picked = [pool[i] for i in chosen]
-            taken = set(chosen)
-            rest = [neg for i, neg in enumerate(pool) if i not in taken]
-            r.negatives = others + picked + rest
+            _place(r, t, pool, chosen)
+            if state.joint is not None:
+                _keep_for_joint(state.joint, ledger, r, t, pool, states, chosen, k)
+
+
+def _place(r: RenderedItem, t: str, pool: list[Negative], chosen: Sequence[int]) -> None:
+    """Put the chosen candidates of type ``t`` first among the item's negatives of that type
+    (in pool order), the others of the pool behind them."""
+    taken = set(chosen)
+    picked = [pool[i] for i in sorted(taken)]
+    rest = [neg for i, neg in enumerate(pool) if i not in taken]
+    r.negatives = [neg for neg in r.negatives if neg.type != t] + picked + rest
+
+
+def _negative_graph(neg: Negative) -> SceneGraph:
+    if isinstance(neg.source, SceneGraph):
+        return neg.source
+    return SceneGraph.from_dict(json.loads(neg.source))
+
+
+def _keep_for_joint(
+    joint: dict[str, JointSets],
+    ledger: FoilLedger | None,
+    r: RenderedItem,
+    t: str,
+    pool: list[Negative],
+    states: list[State],
+    chosen: list[int],
+    k: int,
+) -> None:
+    """Record a chosen set for :func:`finish` (its candidates' feature deltas and foils)."""
+    positive = graph_features(r.item.graph)
+    deltas = [feature_delta(positive, _negative_graph(neg)) for neg in pool]
+    exclusive = [
+        frozenset((neg.exchange[0], w) for w in foil_synonyms(neg.exchange[2]))
+        if neg.exchange
+        else frozenset()
+        for neg in pool
+    ]
+    sets = joint.setdefault(t, JointSets(FeatureBalance(k, bound=ledger_bound(ledger))))
+    sets.balance.occurrences.update(positive)
+    for i in chosen:
+        sets.balance.add(deltas[i])
+    sets.sets.append((r, pool, JointSet(states, deltas, exclusive, list(chosen))))
+
+
+def finish(state: RefineState, stats: RefineStats) -> None:
+    """Rebalance the chunk's chosen sets of each type jointly
+    (:func:`~crepe_datasets.generators.negatives.joint_balance.rebalance`: same-state swaps
+    that bring the negatives' words and pairs closer to the positives'), and place the result."""
+    for t, joint in sorted((state.joint or {}).items()):
+        before = joint.balance.distance()
+        swaps = rebalance((js for _, _, js in joint.sets), joint.balance)
+        stats.counts[t]["joint_swaps"] += swaps
+        stats.counts[t]["joint_distance_before"] += round(before)
+        stats.counts[t]["joint_distance_after"] += round(joint.balance.distance())
+        for r, pool, js in joint.sets:
+            _place(r, t, pool, js.chosen)
 
 
 def _balanced_pool(

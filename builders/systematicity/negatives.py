@@ -54,8 +54,16 @@ from crepe_datasets.generators.negatives.foil_balance import (
     DEFAULT_RATE,
     FoilLedger,
     eligible,
+    foil_synonyms,
+    ledger_bound,
 )
 from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.negatives.joint_balance import (
+    FeatureBalance,
+    JointSet,
+    feature_delta,
+    rebalance,
+)
 from crepe_datasets.generators.negatives.surface import replace_atom
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Compound, SceneGraph
@@ -90,6 +98,7 @@ class Pending:
     chosen: dict[str, list[TextNegative]] = field(default_factory=dict)
     positives: dict[str, str] = field(default_factory=dict)  # a type's positive, if not caption
     atoms: Counter = field(default_factory=Counter)  # the caption's (kind, word) atoms
+    features: Counter = field(default_factory=Counter)  # its graph_features (atoms and pairs)
 
     def positive(self, kind: str) -> str:
         """The text the negatives of ``kind`` compete with (the caption unless matched)."""
@@ -97,12 +106,19 @@ class Pending:
 
 
 def atom_text_negatives(
-    caption: str, sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int, drops: DropLog
+    caption: str,
+    sub: SceneGraph,
+    g: GraphIndex,
+    rng: random.Random,
+    limit: int,
+    drops: DropLog,
+    vocab: Counter | None = None,
 ) -> list[TextNegative]:
-    """HN-ATOM candidates of a caption, written by replacing the changed atom's words."""
+    """HN-ATOM candidates of a caption, written by replacing the changed atom's words
+    (``vocab``: words and pairs of the batch's positives, whose foils go first)."""
     checks = DropLog()
     out = []
-    for cand in atom_negatives(sub, g, rng, limit, checks):
+    for cand in atom_negatives(sub, g, rng, limit, checks, vocab=vocab):
         removed = Counter(sub.atoms()) - Counter(cand.graph.atoms())
         added = Counter(cand.graph.atoms()) - Counter(sub.atoms())
         old, new = next(iter(removed)), next(iter(added))
@@ -124,8 +140,10 @@ def candidates_for(
     rng_key: str,
     drops: DropLog,
     sizes: dict[str, int] | None = None,
+    vocab: Counter | None = None,
 ) -> dict[str, list[TextNegative]]:
-    """HN-ATOM and HN-COMP candidates of one one-compound caption (step 1)."""
+    """HN-ATOM and HN-COMP candidates of one one-compound caption (step 1); ``vocab``: the
+    words and pairs of the batch's positives (:func:`batch_vocab`), HN-ATOM's preferred foils."""
     sizes = sizes or SET_SIZES
     return {
         "atom": atom_text_negatives(
@@ -135,6 +153,7 @@ def candidates_for(
             random.Random(f"{rng_key}:atom"),
             ATOM_CANDIDATE_FACTOR * sizes["atom"],
             drops,
+            vocab,
         ),
         "comp": comp_negatives(
             caption,
@@ -145,6 +164,15 @@ def candidates_for(
             drops,
         ),
     }
+
+
+def batch_vocab(positives: Sequence[Pending]) -> Counter:
+    """The words and adjacent pairs of a batch's positives (``Pending.features``), known before
+    any of their foils is chosen: foils that are also truths can be balanced."""
+    vocab: Counter = Counter()
+    for p in positives:
+        vocab.update(p.features)
+    return vocab
 
 
 def matched_for(
@@ -187,24 +215,75 @@ class Refiner:
     foil_cap: int | None = DEFAULT_CAP
     foil_rate: float = DEFAULT_RATE
     ledgers: dict[str, FoilLedger] = field(default_factory=dict)
+    features: dict[str, FeatureBalance] = field(default_factory=dict)
+    batch: list[tuple[Pending, str, list[TextNegative], JointSet]] = field(default_factory=list)
 
-    def balanced(self, kind: str, p: Pending, ranked: list, drops: DropLog) -> tuple[list, list]:
+    def expect(self, pending: Sequence[Pending]) -> None:
+        """Count a batch's positives in their splits' foil ledgers before any of their foils is
+        chosen, so that a word's bounds are as wide for the batch's first set as for its last."""
+        if self.foil_cap is None:
+            return
+        for p in pending:
+            ledger = self.ledgers.setdefault(
+                p.split, FoilLedger(self.foil_cap, self.foil_rate, known_positives=True)
+            )
+            ledger.seen.update(p.atoms)
+
+    def balanced(self, kind: str, p: Pending, ranked: list, drops: DropLog) -> list:
         """The candidates the split's foil ledger allows (HN-ATOM; others unchanged), best
-        balancing first, with their exchanges (:mod:`~crepe_datasets.generators.negatives.foil_balance`)."""
+        balancing first (:mod:`~crepe_datasets.generators.negatives.foil_balance`)."""
         if kind not in FOIL_BALANCED_TYPES or self.foil_cap is None:
-            return ranked, []
+            return ranked
         ledger = self.ledgers.setdefault(p.split, FoilLedger(self.foil_cap, self.foil_rate))
         exchanges = [c.exchange for _, _, c in ranked]
         order = eligible(exchanges, ledger, p.atoms)
         if len(order) < len(ranked):
             self.stats.counts[kind]["foil_unbalanced"] += len(ranked) - len(order)
             drops.drop(REFINE_STAGE, f"{kind}_foil_unbalanced", p.key, n=len(ranked) - len(order))
-        return [ranked[i] for i in order], [exchanges[i] for i in order]
+        return [ranked[i] for i in order]
 
-    def record(self, kind: str, p: Pending, exchanges: list) -> None:
-        """Count the exchanges of the chosen negatives in the split's foil ledger."""
-        if exchanges:
-            self.ledgers[p.split].record(exchanges, p.atoms)
+    def keep(
+        self, kind: str, p: Pending, cands: list[TextNegative], states: list, chosen: list[int]
+    ) -> None:
+        """Hold a foil-balanced set's choice for :meth:`finish` (other types are final)."""
+        if kind not in FOIL_BALANCED_TYPES or self.foil_cap is None:
+            return
+        deltas = [feature_delta(p.features, c.graph) for c in cands]
+        exclusive = [
+            frozenset((c.exchange[0], w) for w in foil_synonyms(c.exchange[2]))
+            if c.exchange
+            else frozenset()
+            for c in cands
+        ]
+        balance = self.features.setdefault(
+            f"{kind}/{p.split}",
+            FeatureBalance(SET_SIZES[kind], bound=ledger_bound(self.ledgers[p.split])),
+        )
+        balance.occurrences.update(p.features)
+        for i in chosen:
+            balance.add(deltas[i])
+        self.ledgers[p.split].record([cands[i].exchange for i in chosen], p.atoms)
+        self.batch.append((p, kind, cands, JointSet(states, deltas, exclusive, list(chosen))))
+
+    def finish(self) -> None:
+        """Rebalance the batch's held sets jointly per split
+        (:func:`~crepe_datasets.generators.negatives.joint_balance.rebalance`), fix their
+        choice and update the split's foil ledger for the changed ones."""
+        for name, balance in sorted(self.features.items()):
+            held = [(p, kind, cands, js) for p, kind, cands, js in self.batch
+                    if f"{kind}/{p.split}" == name]  # fmt: skip
+            if not held:
+                continue
+            first = [list(js.chosen) for *_, js in held]
+            swaps = rebalance((js for *_, js in held), balance)
+            self.stats.counts[name.split("/")[0]]["joint_swaps"] += swaps
+            for (p, kind, cands, js), before in zip(held, first, strict=True):
+                p.chosen[kind] = [cands[i] for i in js.chosen]
+                if js.chosen != sorted(before):
+                    ledger = self.ledgers[p.split]
+                    ledger.record([cands[i].exchange for i in before], sign=-1)
+                    ledger.record([cands[i].exchange for i in js.chosen])
+        self.batch.clear()
 
     def pick(
         self, kind: str, states: list[tuple[int, int]], k: int, drops: DropLog, key: str,
@@ -247,6 +326,8 @@ def choose(
     """Steps 2–4 for a batch of captions: fills each ``Pending.chosen`` (most plausible first
     among the chosen); without ``refiner`` the ``k`` most plausible are taken."""
     sizes = sizes or SET_SIZES
+    if refiner is not None:
+        refiner.expect(pending)
     pairs: list[tuple[Pending, str, TextNegative]] = []
     for p in pending:
         for kind, cands in p.candidates.items():
@@ -280,9 +361,8 @@ def choose(
         for kind in p.candidates:
             ranked = sorted(grouped.get((id(p), kind), []), key=lambda x: (x[0], x[1]))
             k = sizes[kind]
-            exchanges: list = []
             if refiner is not None:
-                ranked, exchanges = refiner.balanced(kind, p, ranked, drops)
+                ranked = refiner.balanced(kind, p, ranked, drops)
             if refiner is None or len(ranked) < k:
                 p.chosen[kind] = [c for _, _, c in ranked[:k]]
             else:
@@ -299,10 +379,12 @@ def choose(
                 p.chosen[kind] = [ranked[i][2] for i in picked] if picked is not None else []
                 if picked is None:
                     continue
-                refiner.record(kind, p, [exchanges[i] for i in picked] if exchanges else [])
+                refiner.keep(kind, p, [c for _, _, c in ranked], states, picked)
             if len(p.chosen[kind]) < sizes[kind]:
                 drops.drop(
                     "systematicity_configs",
                     f"hn_{kind}_fewer_than_{sizes[kind]}_negatives",
                     p.key,
                 )
+    if refiner is not None:
+        refiner.finish()

@@ -15,6 +15,7 @@ from typing import Any
 from crepe_datasets.builders.systematicity.negatives import (
     SET_SIZES,
     Pending,
+    batch_vocab,
     candidates_for,
     choose,
     matched_for,
@@ -24,6 +25,7 @@ from crepe_datasets.builders.systematicity.split import HN_SPLITS, admits, class
 from crepe_datasets.builders.systematicity.texts import ImageTexts, keep_regions
 from crepe_datasets.generators.negatives.foil_balance import positive_atoms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.negatives.joint_balance import graph_features
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph
 
@@ -71,6 +73,7 @@ def process_batch(
 ) -> None:
     """Classify, make negatives for and append the rows of a batch of parsed images."""
     pending: list[tuple[Pending, dict[str, Any]]] = []
+    todo: list[tuple[Pending, Any, GraphIndex, Any]] = []  # (pending, region, full graph, class)
     matched: dict[int, Any] = {}
     for image in batch:
         stats["images"] += 1
@@ -92,13 +95,19 @@ def process_batch(
             key = f"{ctx['seed']}:{image.image_id}:{region.region_id}"
             p = Pending(key, region.text, image.captions, c.split)
             p.atoms = positive_atoms(region.graph)  # type: ignore[arg-type]
-            p.candidates = candidates_for(region.text, region.graph, full, key, drops)  # type: ignore[arg-type]
-            admit = admits(ctx["seen"], c.split)
-            box = Box.from_list(region.box)
-            found = matched_for(p, region.graph, full, admit, drops, box)  # type: ignore[arg-type]
-            if found is not None:
-                matched[id(p)] = found
+            p.features = graph_features(region.graph)  # type: ignore[arg-type]
+            todo.append((p, region, full, c))
             pending.append((p, row))
+    # the batch's positives are known: the words and pairs of a split's are its foils to prefer
+    vocab = {split: batch_vocab([p for p, *_ in todo if p.split == split]) for split in HN_SPLITS}
+    for p, region, full, c in todo:
+        p.candidates = candidates_for(
+            region.text, region.graph, full, p.key, drops, vocab=vocab[p.split]
+        )
+        admit = admits(ctx["seen"], c.split)
+        found = matched_for(p, region.graph, full, admit, drops, Box.from_list(region.box))
+        if found is not None:
+            matched[id(p)] = found
     choose(
         [p for p, _ in pending], ctx["ranker"], drops, ctx["entailed"], refiner=ctx.get("refiner")
     )

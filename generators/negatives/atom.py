@@ -8,9 +8,10 @@ Procedure (deterministic given ``rng``):
    reordered closest in plausibility (in context) to the original first. The first *valid* foil of each atom
    becomes a candidate; when every atom has been visited and fewer than ``limit`` candidates
    exist, further passes take each atom's next valid foil (so negatives spread over atoms).
-   With a foil ledger, a foil that best balances the words' foil and truth uses goes first
-   (:mod:`crepe_datasets.generators.negatives.foil_balance`), and one that would unbalance them
-   is skipped before it is checked.
+   With a foil ledger, each atom's foils are ordered best balancing the words' foil and truth
+   uses first, the atom whose next foil balances best is tried first
+   (:mod:`crepe_datasets.generators.negatives.foil_balance`), and a foil that would unbalance
+   them is skipped before it is checked.
 3. A foil is invalid when the full image graph ``G`` could make it true:
 
    * the modified subgraph holds in ``G`` (:meth:`GraphIndex.holds`);
@@ -42,6 +43,7 @@ from crepe_datasets.generators.negatives.foils import (
     attribute_antonyms,
     attribute_foils,
     cohyponym_pool,
+    colour_pool,
     keeps_references,
     object_foils,
     relation_foils,
@@ -85,6 +87,20 @@ class _Slot:
     truth: str
     foils: list[str]
     check: Callable[[str], NegativeCandidate | str]
+    pairs: Callable[[str], list[tuple[str, str]]]
+
+
+def _object_pairs(sub: SceneGraph, obj: SGObject, name: str) -> list[tuple[str, str]]:
+    """The adjacent pairs (:func:`~crepe_datasets.generators.negatives.joint_balance.graph_features`)
+    that ``obj`` forms when named ``name``."""
+    by_id = sub.object_by_id()
+    out = [("attribute_object", f"{a} {name}") for a in obj.attributes]
+    for r in sub.relationships:
+        if r.subject == obj.id and r.object in by_id:
+            out.append(("subject_relation", f"{name} {r.predicate}"))
+        if r.object == obj.id and r.subject in by_id:
+            out.append(("relation_object", f"{r.predicate} {name}"))
+    return out
 
 
 def _object_slot(
@@ -120,7 +136,8 @@ def _object_slot(
         graph = replace_object(sub, new)
         return TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:object", graph)
 
-    return _Slot("object", obj.name, _by_plausibility(foils, obj.name, context, ranker), check)
+    foils = _by_plausibility(foils, obj.name, context, ranker)
+    return _Slot("object", obj.name, foils, check, lambda f: _object_pairs(sub, obj, f))
 
 
 def _attribute_slot(
@@ -130,9 +147,15 @@ def _attribute_slot(
     index: int,
     rng: random.Random,
     ranker: Any = None,
+    vocab: Counter | None = None,
 ) -> _Slot:
     original = obj.attributes[index]
     foils = attribute_foils(original)
+    if vocab:  # the balance needs foils that are also truths: the graphs' own colours
+        known = set(foils)
+        foils += tuple(
+            f for f in colour_pool(original) if f not in known and vocab[("attribute", f)]
+        )
     antonyms = attribute_antonyms(original)
     n_antonyms = sum(1 for f in foils if f in antonyms)
 
@@ -152,7 +175,9 @@ def _attribute_slot(
         return NegativeCandidate("atom", rule, graph)
 
     ordered = _by_plausibility(_ordered(foils, n_antonyms, rng), original, context, ranker)
-    return _Slot("attribute", original, ordered, check)
+    return _Slot(
+        "attribute", original, ordered, check, lambda f: [("attribute_object", f"{f} {obj.name}")]
+    )
 
 
 def _relation_slot(
@@ -180,7 +205,15 @@ def _relation_slot(
     if vocab:  # a predicate no graph holds ("lacks") could only ever be a foil: never balanced
         foils = [f for f in foils if vocab[("relationship", f)]]
     foils = _by_plausibility(foils, rel.predicate, context, ranker)
-    return _Slot("relationship", rel.predicate, foils, check)
+    names = sub.object_by_id()
+
+    def pairs(foil: str) -> list[tuple[str, str]]:
+        return [
+            ("subject_relation", f"{names[rel.subject].name} {foil}"),
+            ("relation_object", f"{foil} {names[rel.object].name}"),
+        ]
+
+    return _Slot("relationship", rel.predicate, foils, check, pairs)
 
 
 def atom_negatives(
@@ -202,8 +235,12 @@ def atom_negatives(
     are checked, and among the atoms' next foils the one that best balances the ledger is tried
     first (ties in the order above). ``vocab`` (``(kind, word)`` counts of the image graphs
     being built) puts foils that are also words of those graphs first, adds to an object's
-    foils its other co-hyponyms that are (they can be balanced by being replaced in turn), and
-    keeps only relation foils that are predicates of those graphs.
+    foils its other co-hyponyms that are, and to a colour the other colours that are (they can
+    be balanced by being replaced in turn), and
+    keeps only relation foils that are predicates of those graphs; when ``vocab`` also holds
+    their adjacent pairs (:func:`~crepe_datasets.generators.negatives.joint_balance.graph_features`),
+    among those words the foils that form more pairs of the graphs come first ("brown desk" →
+    "brown table" where another graph has a brown table, rather than "brown freezer").
     Rejected foils are counted in ``drops`` (stage ``productivity_negative_checks``;
     ``atom_foil_unbalanced`` for the ledger's skips).
     """
@@ -216,14 +253,22 @@ def atom_negatives(
         if slot[0] == "object":
             made.append(_object_slot(sub, g, slot[1], rng, ranker, vocab))
         elif slot[0] == "attribute":
-            made.append(_attribute_slot(sub, g, slot[1], slot[2], rng, ranker))
+            made.append(_attribute_slot(sub, g, slot[1], slot[2], rng, ranker, vocab))
         else:
             made.append(_relation_slot(sub, g, slot[1], rng, ranker, vocab))
-    if vocab:
-        for slot in made:  # stable: the order above among words of the graphs, then the others
-            slot.foils.sort(key=lambda f, kind=slot.kind: not vocab[(kind, f)])
+    if vocab:  # stable: words of the graphs first, those forming more of their pairs first
+        for slot in made:
+            slot.foils.sort(
+                key=lambda f, s=slot: (
+                    not vocab[(s.kind, f)],
+                    -sum(1 for pair in s.pairs(f) if vocab[pair]),
+                )
+            )
     positive = positive_atoms(sub) if ledger is not None else None
     tentative = Tentative(ledger, positive) if ledger is not None else None
+    if ledger is not None:  # stable: each atom's best-balancing foils first, ties as above
+        for slot in made:
+            slot.foils.sort(key=lambda f, s=slot: -ledger.gain((s.kind, s.truth, f)))
 
     def key(slot_index: int, position: int, passes: int) -> tuple:
         slot = made[slot_index]

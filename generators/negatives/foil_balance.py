@@ -29,8 +29,11 @@ A word that is never a truth (a foil such as "lacks" that no positive holds) can
 foil at most ``cap`` times per ledger. Productivity keeps one ledger per work chunk, whose
 positives are known before any foil is chosen (:meth:`FoilLedger.for_positives`;
 :mod:`crepe_datasets.builders.productivity.chunks`), so in a split such a word is a foil at
-most ``cap`` times the number of chunks; systematicity keeps one per split, counting positives
-as they come (:mod:`crepe_datasets.builders.systematicity.negatives`).
+most ``cap`` times the number of chunks; systematicity keeps one per split, counting each
+batch's positives before any of their foils is chosen
+(:mod:`crepe_datasets.builders.systematicity.negatives`). Both then choose the sets' negatives
+jointly (:mod:`crepe_datasets.generators.negatives.joint_balance`), which also balances the
+pairs the words form.
 :func:`crepe_datasets.validation.foil_imbalance.foil_imbalance` measures the result on the texts.
 """
 
@@ -38,14 +41,15 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from crepe_datasets.scenegraph.types import SceneGraph
 
 DEFAULT_CAP = 3
-DEFAULT_RATE = 1.0
+DEFAULT_RATE = 0.5
 # A swap of one word: (atom kind, truth, foil)
 Exchange = tuple[str, str, str]
 
@@ -91,11 +95,14 @@ class FoilLedger:
             occurrences += pending[(kind, word)]
         return self.cap + self.rate * occurrences
 
-    def record(self, exchanges: Iterable[Exchange], positive: Counter | None = None) -> None:
-        """Count the exchanges of the negatives a set keeps and its positive's atoms."""
+    def record(
+        self, exchanges: Iterable[Exchange], positive: Counter | None = None, sign: int = 1
+    ) -> None:
+        """Count the exchanges of the negatives a set keeps and its positive's atoms
+        (``sign=-1``: take back exchanges recorded before, a choice that was changed)."""
         for kind, truth, foil in exchanges:
-            self.surplus[(kind, foil)] += 1
-            self.surplus[(kind, truth)] -= 1
+            self.surplus[(kind, foil)] += sign
+            self.surplus[(kind, truth)] -= sign
         if positive and not self.known_positives:
             self.seen.update(positive)
 
@@ -103,6 +110,17 @@ class FoilLedger:
         """How much the exchange brings the two surpluses toward zero (higher is better)."""
         kind, truth, foil = ex
         return self.surplus.get((kind, truth), 0) - self.surplus.get((kind, foil), 0)
+
+
+ATOM_KINDS = frozenset({"object", "attribute", "relationship"})
+
+
+def ledger_bound(ledger: FoilLedger | None) -> Callable[[tuple[str, str]], float] | None:
+    """The ledger's bound on a word's surplus as a function of a ``(kind, text)`` feature
+    (:mod:`~crepe_datasets.generators.negatives.joint_balance`); unbounded for pairs."""
+    if ledger is None:
+        return None
+    return lambda f: ledger.bound(*f) if f[0] in ATOM_KINDS else math.inf
 
 
 @functools.lru_cache(maxsize=1)
@@ -116,7 +134,7 @@ def _same_meaning() -> dict[str, frozenset[str]]:
 
 
 @functools.lru_cache(maxsize=100_000)
-def _synonyms(word: str) -> frozenset[str]:
+def foil_synonyms(word: str) -> frozenset[str]:
     """The word, its WordNet synonyms and the predicates of the same meaning."""
     from crepe_datasets.generators.negatives.foils import synonyms
 
@@ -156,7 +174,7 @@ class Tentative:
         kind, truth, foil = ex
         self.foils_up[(kind, foil)] += 1
         self.truths_down[(kind, truth)] += 1
-        self.taken.update((kind, word) for word in _synonyms(foil))
+        self.taken.update((kind, word) for word in foil_synonyms(foil))
 
 
 def eligible(

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from crepe_datasets.generators.negatives.senses import (
@@ -240,13 +241,85 @@ def basic_colours() -> tuple[tuple[str, str], ...]:
     return tuple((name, sense) for _, name, sense in sorted(out))
 
 
-@functools.lru_cache(maxsize=100_000)
-def colour_foils(sense_name: str) -> tuple[str, ...]:
-    """The basic colours that are neither the colour ``sense_name`` nor one it is a shade of
-    ("silver" -> not gray; "beige" -> not brown)."""
+_COLOUR_ADJECTIVE_KINDS = frozenset({"chromatic.a.03", "achromatic.a.01", "metallic.a.01"})
+# SemCor uses of a colour adjective whose first noun sense is not a colour ("white": a person)
+# for it to be a colour foil of every attribute: "white" 61, "orange" 7; rarer ones ("olive",
+# "lavender") are foils only where the image graphs being built hold them (colour_pool)
+MIN_COLOUR_ADJECTIVE_COUNT = 5
+
+
+def _describes_colour(word: str) -> bool:
+    """Whether the word's most frequent adjective sense is a colour: similar to "chromatic",
+    "achromatic" or "metallic" ("red", "grey", "silver") or an attribute of lightness ("white",
+    "black"); not "blond" (a complexion)."""
+    senses = wordnet().synsets(word, pos="a") + wordnet().synsets(word, pos="s")
+    if not senses:
+        return False
+    first = max(senses, key=lambda s: sum(lm.count() for lm in s.lemmas() if lm.name() == word))
+    return bool(
+        {s.name() for s in first.similar_tos()} & _COLOUR_ADJECTIVE_KINDS
+        or any(a.name() == "value.n.04" for a in first.attributes())
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def colour_names() -> tuple[tuple[str, str, int], ...]:
+    """``(name, colour sense, adjective count)`` of every colour name that captions use as an
+    adjective (a lemma of a colour below ``color.n.01`` whose first colour sense is that one:
+    "white", "tan", "beige", "silver"), most frequent adjective first."""
+    senses = first_senses()
+    out = {}
+    for colour in _colours():
+        for lemma in colour.lemma_names():
+            word = lemma.lower()
+            if word in out or not _plain(word) or colour_sense(word) != colour.name():
+                continue
+            if (word, "a") in senses and in_captions(word) and _describes_colour(word):
+                out[word] = (colour.name(), senses[(word, "a")][1])
+    ranked = sorted(out.items(), key=lambda kv: (-kv[1][1], kv[0]))
+    return tuple((word, sense, count) for word, (sense, count) in ranked)
+
+
+@functools.lru_cache(maxsize=1)
+def colour_adjectives() -> tuple[tuple[str, str], ...]:
+    """``(name, sense)`` of the colour foils of every colour: the basic colours
+    (:func:`basic_colours`) and the colour names whose most frequent adjective sense is a colour
+    though their first noun sense is not, when common ("white", "orange"), most frequent
+    adjective first. "white" was a positive's colour that no negative held."""
+    names = dict(basic_colours())
+    for word, sense, count in colour_names():
+        if word not in names and count >= MIN_COLOUR_ADJECTIVE_COUNT:
+            names[word] = sense
+    order = {word: i for i, (word, _, _) in enumerate(colour_names())}
+    return tuple(sorted(names.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+
+
+def _not_shades(sense_name: str, colours: Iterable[tuple[str, str]]) -> tuple[str, ...]:
     sense = wordnet().synset(sense_name)
     own = {sense.name()} | {h.name() for h in sense.closure(lambda z: z.hypernyms())}
-    return tuple(name for name, colour in basic_colours() if colour not in own)
+    own |= {h.name() for h in sense.closure(lambda z: z.hyponyms())}
+    return tuple(name for name, colour in colours if colour not in own)
+
+
+@functools.lru_cache(maxsize=100_000)
+def colour_foils(sense_name: str) -> tuple[str, ...]:
+    """The colour foils (:func:`colour_adjectives`) that are neither the colour ``sense_name``,
+    nor one it is a shade of, nor a shade of it ("silver" -> not gray; "beige" -> not brown,
+    "brown" -> not beige)."""
+    return _not_shades(sense_name, colour_adjectives())
+
+
+@functools.lru_cache(maxsize=100_000)
+def colour_pool(attribute: str) -> tuple[str, ...]:
+    """Every colour name (:func:`colour_names`) that could replace the colour ``attribute`` by
+    the rule of :func:`colour_foils`; empty for a word that is no colour. The foil balance looks
+    here for colours of the image graphs ("tan", "beige", "silver"), which are truths, so must
+    be foils too."""
+    sense = colour_sense(attribute)
+    if sense is None:
+        return ()
+    names = [(w, c) for w, c, _ in colour_names() if w != attribute]
+    return _clean(attribute, list(_not_shades(sense, names)))
 
 
 @functools.lru_cache(maxsize=100_000)

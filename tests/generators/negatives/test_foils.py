@@ -53,6 +53,23 @@ def test_colour_foils_are_basic_colours_other_than_itself_and_what_it_is_a_shade
     assert colour_sense("wooden") is None and colour_sense("white") == "white.n.02"
 
 
+def test_colour_foils_go_both_ways():
+    """A colour that is a truth is also a foil: "white" and "orange" (whose first noun senses are
+    a person and a fruit) are foils of "red" as "red" is of them; rarer colours ("tan", "beige",
+    "silver") only through the pool the foil balance draws on, never a shade of the truth."""
+    from crepe_datasets.generators.negatives.foils import colour_pool
+
+    common = "white black blue red brown grey green yellow pink purple orange".split()
+    for a in common:
+        for b in common:
+            if a != b:
+                assert (b in attribute_foils(a)) == (a in attribute_foils(b)), (a, b)
+    assert {"white", "orange"} <= set(attribute_foils("red"))
+    assert {"tan", "beige", "silver"} <= set(colour_pool("red"))
+    assert "beige" not in colour_pool("brown") and "brown" not in colour_pool("tan")
+    assert "blond" not in colour_pool("red") and colour_pool("wooden") == ()
+
+
 def test_foils_are_words_of_image_captions():
     """WordNet co-hyponyms no caption uses ("diode", "inquiry", "ammunition") are no foils."""
     assert not in_captions("diode") and not in_captions("inquiry") and in_captions("table")

@@ -1,0 +1,163 @@
+"""Choosing the negatives of many sets jointly, so that words *and the pairs they form* are as
+frequent among the negatives as the positives make them.
+
+The foil ledger (:mod:`crepe_datasets.generators.negatives.foil_balance`) bounds each word's
+foil and truth uses set by set, in the order the sets come. Two cues survive it:
+
+* **pairs**: a word balanced on its own can still form pairs that only negatives hold. An
+  attribute foil turns "red flower" into "black flower", an object foil "green tree" into
+  "green desk", a swap "black dog, red couch" into "red dog, black couch": a classifier of word
+  bigrams learns "black flower" = negative however often "black" and "flower" are truths;
+* **order**: a set chosen early cannot know which words the later sets will need as foils.
+
+Since an HN-ATOM or HN-SWAP negative is its positive with a controlled change, each
+candidate's *feature delta* (:func:`feature_delta`: features of the negative's graph minus
+those of the positive's) says exactly what choosing it adds to the negatives' feature counts,
+beyond ``k`` copies of the positive's. Features (:func:`graph_features`) are the atoms by kind
+(object, attribute, relationship) and the pairs a caption writes next to each other:
+attribute–object ("black flower"), two attributes of one object ("black and white", in
+alphabetical order), subject–relation ("flower on") and relation–object ("on table"). Over the sets of one ledger (a productivity chunk, a systematicity split) the
+*surplus* of a feature is the sum of the chosen negatives' deltas; the negatives' count of the
+feature is then ``k × occurrences + surplus``, where *occurrences* is its count in the positives.
+
+:func:`rebalance` lowers ``Σ surplus² / (k × occurrences + 1)`` (a chi-square-like distance of
+the negatives' feature counts from ``k`` times the positives') by local search after the sets'
+first choice: it replaces a chosen negative of a set by an unchosen candidate of the *same
+state* under the refinement's blind scorers (:mod:`crepe_datasets.builders.productivity.refine`),
+so the positive's rank balance under those scorers is unchanged, when that lowers the
+distance without taking a word beyond the foil ledger's bounds; a candidate whose foil repeats (or is a synonym of) another chosen foil of the set is
+never taken in. Sets are visited in order, each chosen slot takes the best improving candidate
+(ties: the earlier one), and passes repeat until none improves or ``max_passes`` is reached:
+deterministic, no random numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from crepe_datasets.scenegraph.types import SceneGraph
+
+# A feature: (kind, text); kinds are the atom kinds and the pair kinds below.
+Feature = tuple[str, str]
+PAIR_KINDS = ("attribute_object", "attribute_attribute", "subject_relation", "relation_object")
+MAX_PASSES = 4
+
+
+def graph_features(graph: SceneGraph) -> Counter:
+    """Atoms by kind and the adjacent pairs of a graph (module docstring), with counts."""
+    by_id = graph.object_by_id()
+    out: Counter = Counter((a.type, a.text) for a in graph.atoms())
+    for o in graph.objects:
+        out.update(("attribute_object", f"{a} {o.name}") for a in o.attributes)
+        attrs = sorted(o.attributes)
+        out.update(
+            ("attribute_attribute", f"{a} {b}") for i, a in enumerate(attrs) for b in attrs[i + 1 :]
+        )
+    for r in graph.relationships:
+        if r.subject in by_id and r.object in by_id:
+            out[("subject_relation", f"{by_id[r.subject].name} {r.predicate}")] += 1
+            out[("relation_object", f"{r.predicate} {by_id[r.object].name}")] += 1
+    return out
+
+
+def feature_delta(positive: Counter, negative: SceneGraph) -> dict[Feature, int]:
+    """Features of ``negative`` minus ``positive``'s (:func:`graph_features`), non-zero only."""
+    neg = graph_features(negative)
+    delta = {f: n - positive.get(f, 0) for f, n in neg.items()}
+    delta.update({f: -n for f, n in positive.items() if f not in neg})
+    return {f: d for f, d in delta.items() if d}
+
+
+@dataclass
+class JointSet:
+    """One retrieval set's candidates, as :func:`rebalance` sees them.
+
+    Attributes:
+        states: each candidate's marks under the refinement's scorers (equal states are
+            interchangeable for the rank balance).
+        deltas: each candidate's :func:`feature_delta`.
+        exclusive: each candidate's words that no other chosen candidate may share (its foil
+            and the foil's synonyms); empty when there is no such rule.
+        chosen: indices of the chosen candidates; :func:`rebalance` rewrites them.
+    """
+
+    states: Sequence[tuple[int, ...]]
+    deltas: Sequence[dict[Feature, int]]
+    exclusive: Sequence[frozenset]
+    chosen: list[int]
+
+
+@dataclass
+class FeatureBalance:
+    """Feature surpluses of the negatives chosen so far and feature occurrences in the positives
+    of one ledger (a productivity chunk's type, a systematicity split's type)."""
+
+    k: int
+    surplus: Counter = field(default_factory=Counter)
+    occurrences: Counter = field(default_factory=Counter)
+    bound: Callable[[Feature], float] | None = None
+
+    def add(self, delta: dict[Feature, int], sign: int = 1) -> None:
+        for f, d in delta.items():
+            self.surplus[f] += sign * d
+
+    def change(self, delta: dict[Feature, int]) -> float:
+        """How much adding ``delta`` changes the distance (negative: closer); infinite when it
+        takes a feature's surplus further beyond ``bound`` (the foil ledger's bounds on words,
+        which the first choice kept)."""
+        k, surplus, occ, bound = self.k, self.surplus, self.occurrences, self.bound
+        total = 0.0
+        for f, d in delta.items():
+            old, new = surplus[f], surplus[f] + d
+            if bound is not None and abs(new) > abs(old) and abs(new) > bound(f):
+                return math.inf
+            total += (new * new - old * old) / (k * occ[f] + 1)
+        return total
+
+    def distance(self) -> float:
+        """``Σ surplus² / (k × occurrences + 1)`` over every feature."""
+        return sum(s * s / (self.k * self.occurrences[f] + 1) for f, s in self.surplus.items())
+
+
+def _difference(add: dict[Feature, int], remove: dict[Feature, int]) -> dict[Feature, int]:
+    out = dict(add)
+    for f, d in remove.items():
+        out[f] = out.get(f, 0) - d
+    return {f: d for f, d in out.items() if d}
+
+
+def rebalance(
+    sets: Iterable[JointSet], balance: FeatureBalance, max_passes: int = MAX_PASSES
+) -> int:
+    """Swap chosen candidates for same-state ones while that lowers the distance (module
+    docstring); ``balance`` must already hold the chosen candidates' deltas. Returns the number
+    of swaps."""
+    sets = list(sets)
+    swaps = 0
+    for _ in range(max_passes):
+        changed = 0
+        for s in sets:
+            for slot, i in enumerate(s.chosen):
+                taken = set(s.chosen)
+                others = frozenset().union(*(s.exclusive[c] for c in s.chosen if c != i))
+                best, best_gain = None, -1e-9
+                for j, state in enumerate(s.states):
+                    if j in taken or state != s.states[i] or s.exclusive[j] & others:
+                        continue
+                    gain = balance.change(_difference(s.deltas[j], s.deltas[i]))
+                    if gain < best_gain:
+                        best, best_gain = j, gain
+                if best is not None:
+                    balance.add(s.deltas[i], -1)
+                    balance.add(s.deltas[best])
+                    s.chosen[slot] = best
+                    changed += 1
+        swaps += changed
+        if not changed:
+            break
+    for s in sets:
+        s.chosen.sort()
+    return swaps
