@@ -67,7 +67,7 @@ def test_blind_scorer_wins_no_group(groups_build) -> None:
     source = open_dataset(str(groups_build) + ":groups")
     loaded = source.load("groups")
     assert loaded
-    for split, items in loaded.items():
+    for items in loaded.values():
         assert items.task.type == "group" and len(items)
         rng = np.random.default_rng(0)
         text_score = {t: rng.normal() for texts in items.texts for t in texts}
