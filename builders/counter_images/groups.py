@@ -28,7 +28,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from crepe_datasets.builders.counter_images.index import CounterIndex
-from crepe_datasets.builders.counter_images.match import STAGE, CounterMatch, find_counter
+from crepe_datasets.builders.counter_images.match import (
+    STAGE,
+    CounterMatch,
+    find_counter,
+    uncovered_words,
+)
 from crepe_datasets.cards.metadata import ConfigInfo, TaskSpec
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.scenegraph.provenance import DropLog
@@ -129,10 +134,11 @@ def group_rows(
         area = _area(row, infos)
         for k, text in enumerate(row["hard_negatives"]):
             stats["negatives"] += 1
+            negative = from_compact(row["negative_graphs"][k])
             key = f"{seed}:{row['image_id']}:{row['region_id']}:{k}:counter"
             found = find_counter(
-                index, positive, from_compact(row["negative_graphs"][k]), str(row["image_id"]),
-                area, key,
+                index, positive, negative, str(row["image_id"]), area, key,
+                uncovered_words(text, negative),
             )  # fmt: skip
             if isinstance(found, str):
                 drops.drop(STAGE, found, f"{row['caption']} -> {text}")

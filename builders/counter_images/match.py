@@ -21,6 +21,15 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
      ``old`` (or a broad synonym): it is another colour / the antonym;
    * relationship exchange: the matched pair is not also linked by ``old``.
 3. ``c`` is not on image ``i`` (never the positive's own image).
+4. **``N``'s words beyond its graph are in ``c`` too**: a word of ``N``'s caption that names
+   nothing of ``N``'s graph (function words aside, :data:`FUNCTION_WORDS`: articles, copulas,
+   "there", "in colour", "in the picture", vague quantifiers; number words count as their
+   digits) must be a word of ``c``'s description or of a name in ``c``'s graph: the parser may
+   have left it out ("the carpet rug is white" parsed as a white rug; "blue window curtains" as
+   blue curtains), and a region matching the graph alone need not match the caption. (``P``'s
+   extra words only make ``P`` more specific, so they cannot make it true in ``c``.)
+5. **No part–whole foils**: for an object exchange, ``old`` is not a WordNet part of ``new`` nor
+   ``new`` a part of ``old`` (first senses): "the room is white" makes "the wall is white" true.
 
 Whole-image graphs of Visual Genome are localised: the counter-region's box is the union of the
 boxes of the objects ``N`` maps onto, and condition 2 is checked on the whole image (stricter).
@@ -36,7 +45,8 @@ box), then the closest in size.
 furthest condition any visited region reached): ``no_single_exchange`` (the graphs differ by more
 than one atom), ``not_in_pool`` (no region holds all of ``N``'s compounds), ``only_own_image``,
 ``negative_not_true`` (regions hold the compounds but not ``N`` as a whole),
-``positive_also_true`` (``P`` holds there too), ``replaced_atom_present`` (``old`` is there).
+``positive_also_true`` (``P`` holds there too), ``replaced_atom_present`` (``old`` is there);
+``caption_beyond_region`` (condition 4), and before any look-up ``part_whole_foil`` (condition 5).
 """
 
 from __future__ import annotations
@@ -63,11 +73,19 @@ REASONS = (
     "not_in_pool",
     "only_own_image",
     "negative_not_true",
+    "caption_beyond_region",
     "positive_also_true",
     "replaced_atom_present",
 )
 
 Alternatives = Callable[[str, str], frozenset[str]]
+FUNCTION_WORDS = frozenset(
+    """a an the is are was were be been has have there there's this that these those it its in
+    of color colour colored coloured picture photo image and one some several many""".split()
+)
+NUMBERS = {
+    w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten".split())
+}
 
 
 @dataclass
@@ -106,6 +124,52 @@ def exchange_of(positive: SceneGraph, negative: SceneGraph) -> tuple[str, str, s
     if len(removed) != 1 or len(added) != 1 or removed[0].type != added[0].type:
         return None
     return removed[0].type, removed[0].text, added[0].text
+
+
+def uncovered_words(text: str, graph: SceneGraph) -> list[str]:
+    """Content words of ``text`` that name nothing of ``graph`` (condition 4)."""
+    from crepe_datasets.scenegraph.lexicon import singularize
+
+    names: set[str] = set()
+    for o in graph.objects:
+        names.update(o.name.split())
+        for a in o.attributes:
+            names.update(a.split())
+    for r in graph.relationships:
+        names.update(r.predicate.split())
+    names |= {singularize(w) for w in names}
+    words = [w.strip(".,;:!?'\"") for w in text.lower().split()]
+    return [
+        w
+        for w in words
+        if w and w not in FUNCTION_WORDS and w not in names and singularize(w) not in names
+        and _verb_base(w) not in names and NUMBERS.get(w) not in names
+    ]  # fmt: skip
+
+
+def _verb_base(word: str) -> str:
+    from crepe_datasets.scenegraph.lexicon import lemmatize_verb
+
+    return lemmatize_verb(word)
+
+
+def part_whole(a: str, b: str) -> bool:
+    """Whether the first noun sense of ``a`` is a part of ``b``'s or the reverse (condition 5)."""
+    from crepe_datasets.scenegraph.resources import wordnet
+
+    def first(word: str):
+        found = wordnet().synsets(word.replace(" ", "_"), pos="n")
+        return found[0] if found else None
+
+    sa, sb = first(a), first(b)
+    if sa is None or sb is None:
+        return False
+    return (
+        sb in sa.part_holonyms()
+        or sa in sb.part_holonyms()
+        or sb in sa.part_meronyms()
+        or (sa in sb.part_meronyms())
+    )
 
 
 def find_map(query: SceneGraph, target: SceneGraph, alts: Alternatives) -> dict[int, int] | None:
@@ -241,14 +305,31 @@ def _size_tier(box: list[float] | None, region: PoolRegion, area: float | None) 
     return (0, 0.0) if distance <= math.log(SIZE_FACTOR) else (2, round(distance, 6))
 
 
+def _covers(region: PoolRegion, words: list[str]) -> bool:
+    """Whether every word is in ``region``'s description or graph (condition 4)."""
+    if not words:
+        return True
+    from crepe_datasets.scenegraph.lexicon import singularize
+
+    text = {w.strip(".,;:!?'\"") for w in region.text.lower().split()}
+    text |= {singularize(w) for w in text}
+    missing = [w for w in words if w not in text and singularize(w) not in text]
+    return not uncovered_words(" ".join(missing), region.graph)
+
+
 def find_counter(
     index: CounterIndex, positive: SceneGraph, negative: SceneGraph, image_id: str,
-    area: float | None, key: str,
+    area: float | None, key: str, words: list[str] | tuple[str, ...] = (),
 ) -> CounterMatch | str:  # fmt: skip
-    """The chosen counter-region of ``negative``, or the reason there is none (see the module)."""
+    """The chosen counter-region of ``negative``, or the reason there is none (see the module).
+
+    ``words``: the words of the negative's caption beyond its graph (:func:`uncovered_words`).
+    """
     exchange = exchange_of(positive, negative)
     if exchange is None:
         return "no_single_exchange"
+    if exchange[0] == "object" and part_whole(exchange[1], exchange[2]):
+        return "part_whole_foil"
     found = candidate_regions(index, negative)
     if not len(found):
         return "not_in_pool"
@@ -266,12 +347,15 @@ def find_counter(
         if mapping is None:
             reason = max(reason, 2)
             continue
-        if find_map(positive, region.graph, loose) is not None:
+        if not _covers(region, list(words)):
             reason = max(reason, 3)
+            continue
+        if find_map(positive, region.graph, loose) is not None:
+            reason = max(reason, 4)
             continue
         why = _contradiction(region, mapping, negative, exchange, loose)
         if why is None:
-            reason = max(reason, 4)
+            reason = max(reason, 5)
             continue
         matches.append((region, mapping, why))
         if len(matches) >= MAX_MATCHES:

@@ -7,6 +7,8 @@ from crepe_datasets.builders.counter_images.match import (
     exchange_of,
     find_counter,
     find_map,
+    part_whole,
+    uncovered_words,
 )
 from crepe_datasets.builders.counter_images.terms import Terms
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
@@ -65,4 +67,29 @@ def test_reasons(pool_index) -> None:
     assert (
         find_counter(index, pos, graph(("giraffe", ("red",))), "1", None, "k")
         == "no_single_exchange"
+    )
+
+
+def test_words_beyond_the_graph() -> None:
+    wall = graph(("wall", ("yellow",)))
+    assert uncovered_words("wall is yellow and grey", wall) == ["grey"]
+    stools = graph(("stool", ("2",)))
+    assert uncovered_words("there are two stools in the photo", stools) == []
+    on = graph(("computer", ()), ("desk", ()), rels=((0, "on", 1),))
+    assert uncovered_words("there is a computer on the desk", on) == []
+
+
+def test_part_whole_foils_are_refused(pool_index) -> None:
+    index, _, _ = pool_index
+    assert part_whole("wall", "room") and not part_whole("chair", "bench")
+    pos, neg = graph(("wall", ("white",))), graph(("room", ("white",)))
+    assert find_counter(index, pos, neg, "1", None, "k") == "part_whole_foil"
+
+
+def test_caption_words_beyond_the_graph_must_be_in_the_region(pool_index) -> None:
+    index, _, _ = pool_index
+    pos, neg = graph(("rug", ("black",))), graph(("rug", ("white",)))
+    m = find_counter(index, pos, neg, "42", None, "k", ["carpet"])
+    assert isinstance(m, CounterMatch) and "carpet" in m.description.lower() + " ".join(
+        o.name for o in m.region.graph.objects
     )
