@@ -43,7 +43,7 @@ from crepe_datasets.scenegraph.provenance import (
 )
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
-INDEX_FORMAT = "counter-pool-1"
+INDEX_FORMAT = "counter-pool-2"  # change with the readers or the canonical names
 
 
 def canonical_graph(graph: SceneGraph, terms: Terms) -> SceneGraph:

@@ -12,7 +12,9 @@ under stage ``counter_pool``:
 * :func:`iter_factual` — a FACTUAL CSV (``image_id, region_id, caption, scene_graph``): one
   record per row, the human graph of one Visual Genome region description. FACTUAL gives no
   box: a region whose id is in the ``--vg`` folder's ``region_descriptions.json`` gets that box,
-  the others have none (the evaluator then shows the whole image).
+  the others have none (the evaluator then shows the whole image). FACTUAL writes objects by
+  name, so two objects of one name are one node: rows relating a name to itself ("( fridge , on
+  top of , fridge )") are dropped (``factual_same_name_objects``), their attributes being ambiguous.
 
 :func:`pool_sources` turns the ``--counter-pool`` paths into readers: a ``.csv`` file is read as
 FACTUAL, a folder with ``scene_graphs.json`` as Visual Genome.
@@ -204,6 +206,11 @@ def iter_factual(
                 continue
             if not graph.objects:
                 drops.drop(STAGE, "factual_empty_scene_graph", f"{p.name} row {n}")
+                continue
+            if any(r.subject == r.object for r in graph.relationships):
+                # "( fridge , on top of , fridge )": two objects of one name merged into one node,
+                # whose attributes then belong to either ("the fridge on top of the blue one")
+                drops.drop(STAGE, "factual_same_name_objects", f"{p.name} row {n}")
                 continue
             info = infos.get(image_id)
             w, h = (info.width, info.height) if info else (None, None)
