@@ -19,6 +19,7 @@ from crepe_datasets.builders.counter_images.index import open_index
 from crepe_datasets.builders.counter_images.match import STAGE
 from crepe_datasets.builders.counter_images.pool import pool_sources, source_files
 from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.scenegraph.provenance import DropLog
 
 CARD_TEXT = (
     "`groups` is our extension (Winoground-style, not part of the CREPE paper): for each HN-ATOM "
@@ -73,6 +74,7 @@ def add_groups(
     finally:
         index.close()
     counts = {sp: len(rows) for sp, rows in groups.items()}
+    manifest.drops.merge(DropLog.from_dict(index.manifest["drops"]))  # the pool's own skips
     for path, _ in pool_sources(vg, list(pools)):
         manifest.add_inputs(*source_files(path))
     manifest.configs[CONFIG] = config_info()
