@@ -76,3 +76,20 @@ def test_blind_scorer_wins_no_group(groups_build) -> None:
         m = group_metrics(s).metrics
         assert (m["text"], m["image"], m["group"]) == (0.0, 0.0, 0.0)
         assert all(refs[1].bbox is None or len(refs[1].bbox) == 4 for refs in items.images)
+
+
+def test_annotation_sample_covers_groups(groups_build) -> None:
+    """`crepe annotate sample` asks of each group: is caption 1 true of image 1 (a caption item),
+    is caption 0 false of it (a negative item of type counter)?"""
+    from crepe_datasets.validation.annotation.sampling import candidates
+
+    items = candidates(groups_build, configs=["groups"])
+    rows = _rows(groups_build)
+    assert len(items) == 2 * sum(len(r) for r in rows.values())
+    for item in items:
+        row = rows[item.split][item.row]
+        assert item.image_id == row["image_1_id"] and item.bbox == row["image_1_bbox"]
+        if item.kind == "caption":
+            assert item.text == row["caption_1"]
+        else:
+            assert item.text == row["caption_0"] and item.negative_type == "counter"
