@@ -6,7 +6,8 @@ object; this check works on **compound sets** instead, from the row alone: for e
 * ``different_images``: the two images differ;
 * ``negative_compounds_in_counter``: every compound and object of the negative's graph
   (``negative_graph``) is a compound / object of the counter-region's graph (``image_1_graph``),
-  names compared through first-sense synonyms and Visual Genome aliases;
+  names compared through first-sense synonyms and Visual Genome aliases (a prepositional
+  predicate also through the counter-region's predicates ending with it: "sit on" is "on");
 * ``positive_true_in_counter``: violated when every compound and object of the caption's graph
   (``scene_graph``) is found in the counter-region's graph through broad synonyms;
 * ``replaced_object_in_counter``: for an object exchange, the replaced object (or a broad
@@ -64,6 +65,7 @@ def check_group(row: Mapping[str, Any], terms: Terms, report: InvariantReport) -
     if str(row["image_0_id"]) == str(row["image_1_id"]):
         report.fail(CONFIG, "different_images", where)
     counter = SceneGraph.from_json(row["image_1_graph"])
+    terms.add_predicates({r.predicate for r in counter.relationships})
     target = _compounds(counter, lambda k, x: x)  # stored canonical already
     positive, negative = from_compact(row["scene_graph"]), from_compact(row["negative_graph"])
     if not _present(negative, target, terms.tight):

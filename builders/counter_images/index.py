@@ -159,6 +159,7 @@ class CounterIndex:
         self.offsets = np.load(self.folder / "offsets.npy", mmap_mode="r")
         self._handle = (self.folder / "regions.jsonl").open("rb")
         self.region = functools.lru_cache(maxsize=4096)(self._region)
+        terms.add_predicates({k[2:] for k in self.keys if k.startswith("r:")})
 
     def __len__(self) -> int:
         return int(self.manifest["regions"])

@@ -15,6 +15,10 @@ Synonyms come in two strengths:
   of speech (noun for objects, adjective for attributes, verb for predicates): used to decide
   that the *negative* is true in a counter-region ("couch" finds "sofa"). The first sense only,
   so "man" does not find "piece".
+A one-word prepositional predicate ("on") also takes every known predicate that ends with it
+("sit on", "hang on", "on top of"): :meth:`Terms.add_predicates` gives the known ones (the
+index's, or a graph's).
+
 * :meth:`Terms.loose` — the term and the lemmas of its first three senses of every part of
   speech (:func:`crepe_datasets.generators.negatives.foils.synonyms`): used to decide that the
   *positive* is false there, so the wider the set the more conservative the check.
@@ -27,6 +31,9 @@ from pathlib import Path
 
 from crepe_datasets.scenegraph.types import normalize_name
 
+# A predicate that is one of these prepositions is entailed by a predicate ending with it
+# ("sit on", "park near") or by "on top of" for "on": "cup sitting on the table" is on the table.
+PREPOSITIONS = frozenset("on in under behind near at above below beside by inside".split())
 ALIAS_FILES = {"object": "object_alias.txt", "relationship": "relationship_alias.txt"}
 POS = {"object": "n", "attribute": "a", "relationship": "v"}
 
@@ -70,6 +77,25 @@ class Terms:
         self.aliases = aliases or {}
         self._tight: dict[tuple[str, str], frozenset[str]] = {}
         self._loose: dict[tuple[str, str], frozenset[str]] = {}
+        self.predicates: set[str] = set()
+
+    def add_predicates(self, predicates: set[str] | frozenset[str] | list[str]) -> None:
+        """Known canonical predicates, for the prepositions they entail."""
+        new = set(predicates) - self.predicates
+        if new:
+            self.predicates |= new
+            for cache in (self._tight, self._loose):
+                for key in [k for k in cache if k[0] == "relationship"]:
+                    del cache[key]
+
+    def _entailing(self, kind: str, forms: frozenset[str]) -> frozenset[str]:
+        preps = {f for f in forms if f in PREPOSITIONS} if kind == "relationship" else set()
+        if not preps:
+            return forms
+        more = {q for q in self.predicates if q.rsplit(" ", 1)[-1] in preps}
+        if "on" in preps:
+            more |= {q for q in self.predicates if q.startswith("on top")}
+        return forms | more
 
     @classmethod
     def from_vg(cls, folder: str | Path | None) -> Terms:
@@ -100,7 +126,8 @@ class Terms:
         key = (kind, text)
         if key not in self._tight:
             words = {text, *_first_sense(text, POS[kind])}
-            self._tight[key] = frozenset(self.canon(kind, w) for w in words)
+            forms = frozenset(self.canon(kind, w) for w in words)
+            self._tight[key] = self._entailing(kind, forms)
         return self._tight[key]
 
     def loose(self, kind: str, text: str) -> frozenset[str]:
@@ -109,7 +136,8 @@ class Terms:
         if key not in self._loose:
             from crepe_datasets.generators.negatives.foils import synonyms
 
-            self._loose[key] = frozenset(self.canon(kind, w) for w in synonyms(text)) | {
+            forms = frozenset(self.canon(kind, w) for w in synonyms(text)) | {
                 self.canon(kind, text)
             }
+            self._loose[key] = self._entailing(kind, forms)
         return self._loose[key]

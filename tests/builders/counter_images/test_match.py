@@ -93,3 +93,20 @@ def test_caption_words_beyond_the_graph_must_be_in_the_region(pool_index) -> Non
     assert isinstance(m, CounterMatch) and "carpet" in m.description.lower() + " ".join(
         o.name for o in m.region.graph.objects
     )
+
+
+def test_a_preposition_is_entailed_by_predicates_ending_with_it() -> None:
+    terms = Terms.from_vg(None)
+    terms.add_predicates({"sit on", "on top of", "hang near"})
+    target = graph(("bottle", ()), ("counter", ()), rels=((0, "sit on", 1),))
+    assert find_map(
+        graph(("bottle", ()), ("counter", ()), rels=((0, "on", 1),)), target, terms.tight
+    )
+    assert not find_map(
+        graph(("bottle", ()), ("counter", ()), rels=((0, "in", 1),)), target, terms.tight
+    )
+    # the other way round does not hold: "on" does not say "sitting on"
+    on = graph(("bottle", ()), ("counter", ()), rels=((0, "on", 1),))
+    assert not find_map(
+        graph(("bottle", ()), ("counter", ()), rels=((0, "sit on", 1),)), on, terms.tight
+    )
