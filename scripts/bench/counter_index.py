@@ -11,7 +11,12 @@ Each phase runs in a fresh subprocess, so its peak memory (``ru_maxrss``) is its
 * ``scan`` (baseline) — the same rule without the index (every pool region visited with the
   same checks) on the first ``--scan`` queries.
 
-Usage: ``.venv/bin/python scripts/bench/counter_index.py [--vg DIR] [--factual CSV] [--scan 40]``.
+* ``scale`` (with ``--vg-images N``) — the build of a Visual Genome folder of ``N`` images made by
+  repeating the sample's records with new ids (``scripts/bench/vg_streaming.py``'s generator),
+  with FACTUAL: how time and peak memory grow with the number of whole-image graphs.
+
+Usage: ``.venv/bin/python scripts/bench/counter_index.py [--vg DIR] [--factual CSV] [--scan 40]
+[--vg-images 20000]``.
 Prints one line per phase. ``lexicon_rss_mb`` is the memory of the project's lexicon alone
 (lemminflect and the spelling groups, loaded before the index is built): the index adds the rest.
 """
@@ -138,6 +143,7 @@ def main() -> None:
     p.add_argument("--vg", default=str(DATA / "visual_genome" / "images_1-100"))
     p.add_argument("--factual", default=str(DATA / "factual" / "factual_sg" / "factual_sg.csv"))
     p.add_argument("--scan", type=int, default=40, help="queries of the no-index baseline")
+    p.add_argument("--vg-images", type=int, default=0, help="also build over N generated VG images")
     p.add_argument("--phase", nargs="*", help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.phase:
@@ -154,6 +160,18 @@ def main() -> None:
             _run("scan", a.vg, folder, str(a.scan)),
         ):
             print(json.dumps(result))
+        if a.vg_images:
+            import shutil
+
+            from scripts.bench.vg_streaming import generate
+
+            big = Path(tmp) / "vg"
+            big.mkdir()
+            generate(Path(a.vg), big, a.vg_images)
+            for name in ("object_alias.txt", "relationship_alias.txt"):
+                shutil.copy(Path(a.vg) / name, big / name)
+            result = _run("build", str(big), a.factual, str(Path(tmp) / "big-index"))
+            print(json.dumps({**result, "phase": f"build ({a.vg_images:,} VG images + FACTUAL)"}))
 
 
 if __name__ == "__main__":
