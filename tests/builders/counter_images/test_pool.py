@@ -51,3 +51,44 @@ def test_pool_source_kinds(tmp_path) -> None:
     bad.write_text("[]")
     with pytest.raises(CrepeInputError, match="neither a FACTUAL CSV"):
         pool_sources(str(vg), [str(bad)])
+
+
+def test_region_graphs_read_with_their_boxes(tmp_path) -> None:
+    """``region_graphs.json`` (VG v1.2+) made from the real sample: each region's graph is the
+    scene graph's objects whose box lies inside the region, with their relationships."""
+    import json
+
+    from crepe_datasets.builders.counter_images.pool import iter_vg_region_graphs
+    from tests.conftest import copy_vg_sample
+
+    vg = copy_vg_sample(tmp_path)
+    graphs = json.loads((vg / "scene_graphs.json").read_text())[:3]
+    regions = {
+        r["id"]: r["regions"] for r in json.loads((vg / "region_descriptions.json").read_text())
+    }
+    out, expected = [], []
+    for g in graphs:
+        recs = []
+        for r in regions[g["image_id"]][:10]:
+            inside = [o for o in g["objects"] if o["x"] >= r["x"] and o["y"] >= r["y"]
+                      and o["x"] + o["w"] <= r["x"] + r["width"] and o["y"] + o["h"] <= r["y"] + r["height"]]  # fmt: skip
+            ids = {o["object_id"] for o in inside}
+            rels = [
+                x for x in g["relationships"] if x["subject_id"] in ids and x["object_id"] in ids
+            ]
+            recs.append(dict(r, objects=inside, relationships=rels))
+            if inside:
+                expected.append((str(g["image_id"]), str(r["region_id"]), len(inside), len(rels)))
+        out.append({"image_id": g["image_id"], "regions": recs})
+    (vg / "region_graphs.json").write_text(json.dumps(out))
+    drops = DropLog()
+    got = list(iter_vg_region_graphs(vg, drops))
+    assert (
+        expected
+        and [
+            (r.image_id, r.region_id, len(r.graph.objects), len(r.graph.relationships)) for r in got
+        ]
+        == expected
+    )
+    assert all(r.source == "vg_region" and r.box and r.text for r in got)
+    assert drops.to_dict()["counter_pool"]["region_graph_no_objects"] == 30 - len(expected)
