@@ -64,7 +64,8 @@ class EvalItems:
 
     ``images[i]`` holds 1 region (2 for ``group``); ``texts[i]`` the positive first and then the
     negatives (``retrieval`` / ``binary``), ``(caption_0, caption_1)`` (``group``), or
-    ``(caption,)`` (``raw_retrieval``).
+    ``(caption,)`` (``raw_retrieval``). A ``group`` row's image ``i`` is cropped to its
+    ``image_{i}_bbox`` column when the row has one (``None``: the whole image).
     """
 
     benchmark: str
@@ -119,7 +120,10 @@ def items_from_rows(
         ids.append(str(row.get("id", row.get("sample_id", index))))
         if task.type == "group":
             images.append(
-                tuple(_image(row, f"image_{i}", task.image_file_columns[i], None) for i in (0, 1))
+                tuple(
+                    _image(row, f"image_{i}", task.image_file_columns[i], f"image_{i}_bbox")
+                    for i in (0, 1)
+                )
             )
             texts.append((row[task.caption_columns[0]], row[task.caption_columns[1]]))
             continue

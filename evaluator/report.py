@@ -44,6 +44,7 @@ DETAIL_METRICS = (
     "pair_rate@5",
     "n",
 )
+GROUP_SCORES = ("text", "image", "group")
 CONTRASTS = {
     ("sc", "uc"),
     ("seen_compounds", "unseen_compounds"),
@@ -64,12 +65,27 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
-def _main_cell(r: EvalRecord, breakdown: str = "") -> str:
-    value = r.metrics.get(r.key(r.main_metric, breakdown))
-    lo = r.metrics.get(r.key(f"{r.main_metric}_ci_low", breakdown))
-    hi = r.metrics.get(r.key(f"{r.main_metric}_ci_high", breakdown))
+def _main_cell(r: EvalRecord, breakdown: str = "", metric: str | None = None) -> str:
+    metric = metric or r.main_metric
+    value = r.metrics.get(r.key(metric, breakdown))
+    lo = r.metrics.get(r.key(f"{metric}_ci_low", breakdown))
+    hi = r.metrics.get(r.key(f"{metric}_ci_high", breakdown))
     ci = f" [{_fmt(lo)}, {_fmt(hi)}]" if lo is not None else ""
     return _fmt(value) + ci
+
+
+def _group_scores(rs: list[EvalRecord], splits: list[str], models: list[str]) -> list[str]:
+    """Winoground's three scores with their 95% CIs, per split and model (group tasks)."""
+    cell = {(r.split, r.model): r for r in rs}
+    rows = [
+        [split, model, *(_main_cell(cell[(split, model)], "", m) for m in GROUP_SCORES)]
+        for split in splits
+        for model in models
+        if (split, model) in cell
+    ]
+    head = ["split", "model", "text % [95% CI]", "image % [95% CI]", "group % [95% CI]"]
+    return ["", "Winoground scores (a tie is a failure; chance 25 / 25 / 16.7 %):", "",
+            *_table(head, rows)]  # fmt: skip
 
 
 def _breakdowns(r: EvalRecord | None) -> set[str]:
@@ -107,6 +123,8 @@ def _overview(records: list[EvalRecord]) -> list[str]:
                 + [_main_cell(cell[(split, m)]) if (split, m) in cell else "–" for m in models]
             )
         lines += _table(["split", "n", *models], rows)
+        if rs[0].task == "group":
+            lines += _group_scores(rs, splits, models)
         breakdowns = sorted({b for r in rs for b in _breakdowns(r)})
         if breakdowns:
             rows = []

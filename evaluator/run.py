@@ -72,6 +72,13 @@ def _metrics(
             lo, hi = bootstrap_ci(_ci_values(result), settings.n_boot, seed=settings.seed)
             out[record.key(f"{result.main}_ci_low", breakdown)] = round(lo, 6)
             out[record.key(f"{result.main}_ci_high", breakdown)] = round(hi, 6)
+        if result.main == "group":  # Winoground: the text and image scores get theirs too
+            for name in ("text", "image"):
+                values = result.per_sample[name].astype(float)
+                if len(values):
+                    lo, hi = bootstrap_ci(values, settings.n_boot, seed=settings.seed)
+                    out[record.key(f"{name}_ci_low", breakdown)] = round(lo, 6)
+                    out[record.key(f"{name}_ci_high", breakdown)] = round(hi, 6)
     return out
 
 

@@ -61,6 +61,7 @@ class SystematicitySettings:
     version: str = __version__
     progress: bool = True
     allow_failed_checks: bool = False
+    counter_pool: tuple[str, ...] = ()  # extra pool sources: the ``groups`` config (counter_images)
 
 
 def _check_inputs(s: SystematicitySettings) -> list[Path]:
@@ -172,11 +173,25 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
         manifest.summary["adversarial_refinement"] = ctx["refiner"].stats.to_dict()
         manifest.validation = card_text.validation(tables, seen, quality)
         cropper = ImageCropper(s.images, manifest.drops) if s.images else None
+        schemas = features(cropper is not None)
+        if s.counter_pool:
+            from crepe_datasets.builders.counter_images.systematicity import add_groups
+
+            schemas["groups"] = add_groups(
+                s.vg,
+                s.counter_pool,
+                tables,
+                infos,
+                manifest,
+                Path(scratch.name),
+                s.seed,
+                s.cache_dir,
+            )
         out = write_dataset(
             s.out,
             tables,
             manifest,
-            features=features(cropper is not None),
+            features=schemas,
             images=cropper,
             allow_failed_checks=s.allow_failed_checks,
         )

@@ -66,6 +66,14 @@ from crepe_datasets.scripts.options import (
     default=None,
     help="Cache of parsed --training corpora (default: $CREPE_CACHE/seen).",
 )
+@click.option(
+    "--counter-pool",
+    "counter_pool",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Add the `groups` config: counter-regions from --vg plus this pool source "
+    "(a FACTUAL CSV or another VG folder; repeatable).",
+)
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 @foil_balance_options
@@ -85,6 +93,7 @@ def build_systematicity_cmd(
     scheduler: str | None,
     limit: int | None,
     cache_dir: Path | None,
+    counter_pool: tuple[Path, ...],
     out: Path,
     seed: int,
     foil_cap: int,
@@ -125,6 +134,7 @@ def build_systematicity_cmd(
         foil_cap=foil_cap,
         foil_rate=foil_rate,
         allow_failed_checks=allow_failed_checks,
+        counter_pool=tuple(str(p) for p in counter_pool),
     )
     folder, manifest = build_systematicity(settings)
     s = manifest.summary
@@ -148,6 +158,17 @@ def build_systematicity_cmd(
         f"({q['source']})"
     )
     click.echo(f"dropped: {manifest.drops.total():,} (by reason in {folder}/build_manifest.json)")
+    if "groups" in s:
+        g = s["groups"]
+        click.echo(
+            f"groups (counter-regions, pool of {g['pool']['regions']:,} regions): "
+            + ", ".join(
+                f"{sp} {n:,}/{g['hn_atom_negatives_per_split'][sp]:,} HN-ATOM negatives "
+                f"({100 * g['share_per_split'][sp]:.1f}%)"
+                for sp, n in g["groups_per_split"].items()
+            )
+            + f"; unmatched {g['unmatched']}"
+        )
     v = manifest.validation
     checks = v["systematicity_checks"]["passed"] and v["invariants"]["passed"]
     click.echo(

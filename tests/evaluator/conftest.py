@@ -113,6 +113,8 @@ def build_demo(root: Path) -> tuple[Path, Path, list[str]]:
             "caption_1": f"a {files[i + 1][1]} {files[i + 1][2]}",
             "image_0_file": files[i][0],
             "image_1_file": files[i + 1][0],
+            "image_0_bbox": [0.0, 0.0, 64.0, 64.0],  # the shape, as the counter-image groups do
+            "image_1_bbox": [0.0, 0.0, 64.0, 64.0],
         }
         for i in range(0, 8, 2)
     ]

@@ -57,6 +57,12 @@ def test_evaluate_and_report_end_to_end(demo, tiny_models, tmp_path) -> None:
     )
     group = by[("open_clip", "pairs", "test")].metrics
     assert {"text", "image", "group"} <= {k.rsplit("::", 1)[1] for k in group}
+    for name in ("text", "image", "group"):  # each of Winoground's scores with its CI
+        low, high = (
+            group[f"demo-eval::pairs/test::{name}_ci_low"],
+            group[f"demo-eval::pairs/test::{name}_ci_high"],
+        )
+        assert low <= group[f"demo-eval::pairs/test::{name}"] <= high
     raw = by[("open_clip", "raw", "complexity_4")].metrics
     assert raw["demo-eval::raw/complexity_4::folds"] == 1  # 8 pairs // N=6
     # every unique crop and text encoded once per model; a second run reads the cache only
@@ -73,6 +79,7 @@ def test_evaluate_and_report_end_to_end(demo, tiny_models, tmp_path) -> None:
     assert main(["report", str(out), "--out", str(report)]) == 0
     text = report.read_text(encoding="utf-8")
     assert "## Pairwise McNemar tests" in text and "hn_atom" in text and "Rank flips" in text
+    assert "Winoground scores" in text and "text % [95% CI]" in text
     pngs = sorted(p.name for p in report.parent.glob("*.png"))
     assert pngs == [
         "report-binding.png",

@@ -2,7 +2,9 @@
 
 Two kinds of item: ``caption`` (is the caption faithful to its region?) from configs without
 negatives, and ``negative`` (is this hard negative genuinely wrong for the region?) from
-configs with a negatives column. Items are grouped into strata by any of ``config``, ``split``,
+configs with a negatives column. A 2 × 2 ``group`` config (the counter-image ``groups`` of
+systematicity) gives both: its second caption as a ``caption`` item of its second image, and its
+first caption as a ``negative`` item (type ``counter``) of the same image. Items are grouped into strata by any of ``config``, ``split``,
 ``complexity``, ``negative_type`` and ``kind``; each stratum draws up to ``per_stratum`` items
 with a generator seeded by the seed and the stratum's name, so a stratum's sample does not
 change when other strata are added. Each item records the hash of the row it came from.
@@ -83,6 +85,33 @@ def _complexity(row: dict, split: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def _group_items(
+    folder: str | Path, config: str, splits: Sequence[str], task: Any, kinds: Sequence[str]
+) -> list[Item]:
+    """Items of a 2 × 2 group config, both on image 1 (the counter-image): ``caption_1`` as a
+    ``caption`` item (should be true of it) and ``caption_0`` as a ``negative`` item of type
+    ``counter`` (should be false of it): "is caption A true of image B?"."""
+    out: list[Item] = []
+    cap0, cap1 = task.caption_columns
+    for split in sorted(splits):
+        for i, row in sorted(read_rows(folder, config, split).items()):
+            graph = {"subgraph": row.get("image_1_graph")}
+            base = {
+                "config": config, "split": split, "row": i, "image_id": str(row.get("image_1_id", "")),
+                "image_file": str(row.get(task.image_file_columns[1], "")),
+                "bbox": row.get("image_1_bbox"), "complexity": None, "row_hash": row_hash(row),
+                "image_size": _image_size(graph),
+            }  # fmt: skip
+            if "caption" in kinds:
+                out.append(Item(item_id=f"{config}/{split}/{i}", kind="caption",
+                                text=row[cap1], caption=row[cap1], **base))  # fmt: skip
+            if "negative" in kinds:
+                out.append(Item(item_id=f"{config}/{split}/{i}/0", kind="negative", text=row[cap0],
+                                caption=row[cap1], negative_index=0, negative_type="counter",
+                                negative_rule=str(row.get("exchange", "")), **base))  # fmt: skip
+    return out
+
+
 def candidates(
     folder: str | Path, kinds: Sequence[str] = KINDS, configs: Sequence[str] | None = None
 ) -> list[Item]:
@@ -96,9 +125,12 @@ def candidates(
     items: list[Item] = []
     for config in sorted(configs or manifest.counts):
         info = manifest.configs.get(config)
-        if info is None or info.task.type in ("group", "none"):
+        if info is None or info.task.type == "none":
             continue
         task = info.task
+        if task.type == "group":
+            items += _group_items(folder, config, manifest.counts[config], task, kinds)
+            continue
         kind = "negative" if task.negatives_column else "caption"
         if kind not in kinds:
             continue

@@ -1,0 +1,7 @@
+"""Counter-images: for each negative caption, a real Visual Genome region where it is true.
+
+Modules: :mod:`.terms` (canonical names and synonyms), :mod:`.pool` (readers of annotated
+graphs: Visual Genome folders, FACTUAL CSVs), :mod:`.index` (the inverted index from atoms and
+compounds to pool regions, cached by input checksum), :mod:`.match` (the match rule) and
+:mod:`.groups` (the ``groups`` config of crepe-systematicity). See ``docs/datasets/counter-images.md``.
+"""

@@ -1,0 +1,194 @@
+"""The inverted index of the counter-image pool: atoms and compounds → pool regions.
+
+Built once per pool, streamed: the readers of :mod:`.pool` yield one region at a time, each
+region's graph is canonicalised (:class:`.terms.Terms`) and appended to a region store on disk
+(``regions.jsonl`` with ``offsets.npy``), and only its keys stay in memory, as arrays of region
+numbers. Keys are ``o:<object>``, ``a:<attribute>``, ``r:<predicate>``, ``ao:<attribute>|<object>``
+and ``oro:<subject>|<predicate>|<object>`` of canonical names.
+
+Files of an index folder: ``regions.jsonl`` (one :meth:`.pool.PoolRegion.to_list` per line),
+``offsets.npy`` (byte offset of each line), ``keys.json`` (``{key: [start, end]}`` into
+``postings.npy``, the concatenated region numbers, ascending per key) and ``manifest.json``
+(format, inputs with SHA-256, counts per source, drops). Identical inputs give identical files.
+
+Cache: like the seen tables (:mod:`crepe_datasets.builders.systematicity.seen_source`), the
+folder is ``<cache>/counter-pool/<key>/`` where ``key`` hashes the index format and the SHA-256
+of every input file (pool files and the VG alias lists): a second build with the same pool
+reads the index instead of building it. The folder is written under a temporary name and
+renamed when complete, so an interrupted build leaves no half index.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import shutil
+from array import array
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from crepe_datasets.builders.counter_images.pool import PoolRegion, pool_sources, source_files
+from crepe_datasets.builders.counter_images.terms import Terms
+from crepe_datasets.scenegraph.provenance import (
+    DropLog,
+    cache_root,
+    combined_checksum,
+    describe_inputs,
+    write_json_atomic,
+)
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+
+INDEX_FORMAT = "counter-pool-2"  # change with the readers or the canonical names
+
+
+def canonical_graph(graph: SceneGraph, terms: Terms) -> SceneGraph:
+    """``graph`` with every name canonical; repeated attributes and triples once."""
+    objects = []
+    for o in graph.objects:
+        attrs = tuple(dict.fromkeys(terms.canon("attribute", a) for a in o.attributes))
+        objects.append(SGObject(o.id, terms.canon("object", o.name), attrs, o.box, o.synset))
+    ids = {o.id for o in objects}
+    seen, rels = set(), []
+    for r in graph.relationships:
+        key = (r.subject, terms.canon("relationship", r.predicate), r.object)
+        if r.subject in ids and r.object in ids and key not in seen and r.subject != r.object:
+            seen.add(key)
+            rels.append(Relationship(*key))
+    return SceneGraph(objects, rels, graph.image_id, graph.width, graph.height)
+
+
+def graph_keys(graph: SceneGraph) -> set[str]:
+    """The index keys of a canonical graph."""
+    by_id = graph.object_by_id()
+    keys = set()
+    for o in graph.objects:
+        keys.add(f"o:{o.name}")
+        for a in o.attributes:
+            keys.add(f"a:{a}")
+            keys.add(f"ao:{a}|{o.name}")
+    for r in graph.relationships:
+        keys.add(f"r:{r.predicate}")
+        keys.add(f"oro:{by_id[r.subject].name}|{r.predicate}|{by_id[r.object].name}")
+    return keys
+
+
+def index_folder(vg: str, extra: list[str] | tuple[str, ...], cache_dir: str | None = None) -> Path:
+    """The cache folder of the pool made of ``vg`` and the ``--counter-pool`` paths ``extra``."""
+    files: list[Path] = []
+    for path, _ in pool_sources(vg, extra):
+        files += source_files(path)
+    files += Terms().files(vg)
+    raw = json.dumps([INDEX_FORMAT, combined_checksum(describe_inputs(files))])
+    key = hashlib.sha256(raw.encode()).hexdigest()[:20]
+    root = (
+        Path(cache_dir).expanduser() / "counter-pool" if cache_dir else cache_root("counter-pool")
+    )
+    return root / key
+
+
+def build_index(vg: str, extra: list[str] | tuple[str, ...], folder: Path) -> dict[str, Any]:
+    """Read every pool source and write the index into ``folder``; return its manifest."""
+    terms = Terms.from_vg(vg)
+    drops = DropLog()
+    tmp = folder.with_name(folder.name + f".tmp-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    postings: dict[str, array] = defaultdict(lambda: array("I"))
+    offsets = array("Q")
+    counts: Counter = Counter()
+    inputs: list[Path] = []
+    n = 0
+    with (tmp / "regions.jsonl").open("wb") as out:
+        for path, reader in pool_sources(vg, extra):
+            inputs += source_files(path)
+            for region in reader(drops):
+                region.graph = canonical_graph(region.graph, terms)
+                offsets.append(out.tell())
+                line = json.dumps(region.to_list(), ensure_ascii=False, separators=(",", ":"))
+                out.write(line.encode("utf-8") + b"\n")
+                for key in graph_keys(region.graph):
+                    postings[key].append(n)
+                counts[region.source] += 1
+                n += 1
+    keys, start, chunks = {}, 0, []
+    for key in sorted(postings):
+        values = postings[key]
+        keys[key] = [start, start + len(values)]
+        start += len(values)
+        chunks.append(np.frombuffer(values, dtype=np.uint32))
+    np.save(tmp / "postings.npy", np.concatenate(chunks) if chunks else np.zeros(0, np.uint32))
+    np.save(
+        tmp / "offsets.npy",
+        np.frombuffer(offsets, dtype=np.uint64) if n else np.zeros(0, np.uint64),
+    )
+    (tmp / "keys.json").write_text(
+        json.dumps(keys, ensure_ascii=False, sort_keys=True), encoding="utf-8"
+    )
+    manifest = {
+        "format": INDEX_FORMAT,
+        "inputs": [f.to_dict() for f in describe_inputs(inputs + terms.files(vg))],
+        "regions": n,
+        "by_source": dict(sorted(counts.items())),
+        "keys": len(keys),
+        "postings": start,
+        "drops": drops.to_dict(),
+    }
+    write_json_atomic(tmp / "manifest.json", manifest)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp.rename(folder)
+    return manifest
+
+
+class CounterIndex:
+    """A built index: postings in memory (memory-mapped), regions read from disk on demand."""
+
+    def __init__(self, folder: str | Path, terms: Terms) -> None:
+        self.folder = Path(folder)
+        self.terms = terms
+        self.manifest = json.loads((self.folder / "manifest.json").read_text(encoding="utf-8"))
+        self.keys: dict[str, list[int]] = json.loads(
+            (self.folder / "keys.json").read_text(encoding="utf-8")
+        )
+        self.postings = np.load(self.folder / "postings.npy", mmap_mode="r")
+        self.offsets = np.load(self.folder / "offsets.npy", mmap_mode="r")
+        self._handle = (self.folder / "regions.jsonl").open("rb")
+        self.region = functools.lru_cache(maxsize=4096)(self._region)
+        terms.add_predicates({k[2:] for k in self.keys if k.startswith("r:")})
+
+    def __len__(self) -> int:
+        return int(self.manifest["regions"])
+
+    def posting(self, key: str) -> np.ndarray:
+        """Region numbers holding ``key`` (ascending; empty when none)."""
+        span = self.keys.get(key)
+        if span is None:
+            return np.zeros(0, np.uint32)
+        return np.asarray(self.postings[span[0] : span[1]])
+
+    def _region(self, number: int) -> PoolRegion:
+        self._handle.seek(int(self.offsets[number]))
+        return PoolRegion.from_list(json.loads(self._handle.readline()))
+
+    def close(self) -> None:
+        """Close the region store."""
+        self._handle.close()
+
+
+def open_index(
+    vg: str, extra: list[str] | tuple[str, ...], cache_dir: str | None = None
+) -> tuple[CounterIndex, dict[str, Any]]:
+    """The pool's index, built now or read from the cache; and how it was obtained."""
+    folder = index_folder(vg, extra, cache_dir)
+    cached = (folder / "manifest.json").is_file()
+    if not cached:
+        build_index(vg, extra, folder)
+    index = CounterIndex(folder, Terms.from_vg(vg))
+    info = {"from_cache": cached, "cache_folder": str(folder), **{
+        k: index.manifest[k] for k in ("regions", "by_source", "keys", "postings")}}  # fmt: skip
+    return index, info

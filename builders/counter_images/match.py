@@ -1,0 +1,371 @@
+"""The match rule: a counter-region where a negative caption is true and its positive is false.
+
+For a positive caption ``P`` of region ``r`` of image ``i`` and one of its negatives ``N``
+(``N`` is ``P`` with one atom replaced: the exchange ``(kind, old, new)``, read from the two
+graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counter-region** when
+
+1. **``N`` is true in ``c``**: ``c``'s canonical graph contains ``N``'s graph — an injective map
+   of ``N``'s objects onto objects of ``c`` whose name is the object's name or a first-sense
+   WordNet synonym (:meth:`.terms.Terms.tight`), whose attributes include each of the object's
+   attributes (or a first-sense synonym), and that carries every relationship of ``N`` onto a
+   relationship of ``c`` with the same predicate lemma (or a synonym). Every atom and compound
+   of ``N`` is therefore stated by ``c``'s human annotation. Names on both sides are
+   canonicalised the same way (:mod:`.terms`: singular, verb lemmas, Visual Genome aliases).
+2. **``P`` is false in ``c``**: ``c`` does not contain ``P``'s graph even with broad synonyms
+   (:meth:`.terms.Terms.loose`: three senses of every part of speech), and the replaced atom is
+   absent or contradicted there:
+
+   * object exchange (``horse`` → ``mule``): no object of ``c`` is named ``old`` or a broad
+     synonym of it (no such object in the region);
+   * attribute exchange (``blue`` → ``red``): the object that carries ``new`` does not also carry
+     ``old`` (or a broad synonym): it is another colour / the antonym;
+   * relationship exchange: the matched pair is not also linked by ``old``.
+3. ``c`` is not on image ``i`` (never the positive's own image).
+4. **``N``'s words beyond its graph are in ``c`` too**: a word of ``N``'s caption that names
+   nothing of ``N``'s graph (function words aside, :data:`FUNCTION_WORDS`: articles, copulas,
+   "there", "in colour", "in the picture", vague quantifiers; number words count as their
+   digits) must be a word of ``c``'s description or of a name in ``c``'s graph: the parser may
+   have left it out ("the carpet rug is white" parsed as a white rug; "blue window curtains" as
+   blue curtains), and a region matching the graph alone need not match the caption. (``P``'s
+   extra words only make ``P`` more specific, so they cannot make it true in ``c``.)
+5. **No part–whole foils**: for an object exchange, ``old`` is not a WordNet part of ``new`` nor
+   ``new`` a part of ``old`` (first senses): "the room is white" makes "the wall is white" true.
+
+Whole-image graphs of Visual Genome are localised: the counter-region's box is the union of the
+boxes of the objects ``N`` maps onto, and condition 2 is checked on the whole image (stricter).
+
+**Choice**: the pool regions holding every compound of ``N`` (one posting-list intersection per
+compound, over the synonyms) are visited in a seeded order (``random.Random(key)``), at most
+:data:`MAX_VISIT` of them; of the first :data:`MAX_MATCHES` counter-regions, one is chosen by the
+same seed, preferring a similar size: regions whose box covers between half and twice the
+positive's share of its image first, then regions of unknown size (FACTUAL rows without a VG
+box), then the closest in size.
+
+**Drops** (stage ``counter_images``, one count per negative without a counter-region, the
+furthest condition any visited region reached): ``no_single_exchange`` (the graphs differ by more
+than one atom), ``not_in_pool`` (no region holds all of ``N``'s compounds), ``only_own_image``,
+``negative_not_true`` (regions hold the compounds but not ``N`` as a whole),
+``positive_also_true`` (``P`` holds there too), ``replaced_atom_present`` (``old`` is there);
+``caption_beyond_region`` (condition 4), and before any look-up ``part_whole_foil`` (condition 5).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from crepe_datasets.builders.counter_images.index import CounterIndex
+from crepe_datasets.builders.counter_images.pool import PoolRegion
+from crepe_datasets.scenegraph.types import Box, SceneGraph
+
+STAGE = "counter_images"
+MAX_VISIT = 400
+MAX_MATCHES = 16
+SIZE_FACTOR = 2.0
+# order of the drop reasons: a later one means a region came closer to matching
+REASONS = (
+    "not_in_pool",
+    "only_own_image",
+    "negative_not_true",
+    "caption_beyond_region",
+    "positive_also_true",
+    "replaced_atom_present",
+)
+
+Alternatives = Callable[[str, str], frozenset[str]]
+FUNCTION_WORDS = frozenset(
+    """a an the is are was were be been has have there there's this that these those it its in
+    of color colour colored coloured picture photo image and one some several many""".split()
+)
+NUMBERS = {
+    w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten".split())
+}
+
+
+@dataclass
+class CounterMatch:
+    """A chosen counter-region and why it matches."""
+
+    region: PoolRegion
+    box: list[float] | None
+    mapping: dict[int, int]  # negative object id -> counter-region object id
+    exchange: tuple[str, str, str]
+    contradiction: str
+    candidates: int
+    matches: int
+
+    @property
+    def description(self) -> str:
+        """The region's text: its FACTUAL caption, or the matched objects' annotation."""
+        if self.region.text:
+            return self.region.text
+        g = self.region.graph
+        by_id = g.object_by_id()
+        used = set(self.mapping.values())
+        parts = [" ".join([*by_id[i].attributes, by_id[i].name]) for i in sorted(used)]
+        parts += [
+            f"{by_id[r.subject].name} {r.predicate} {by_id[r.object].name}"
+            for r in g.relationships
+            if r.subject in used and r.object in used
+        ]
+        return "; ".join(parts)
+
+
+def exchange_of(positive: SceneGraph, negative: SceneGraph) -> tuple[str, str, str] | None:
+    """``(kind, old, new)`` when the graphs differ by exactly one replaced atom."""
+    pa, na = Counter(positive.atoms()), Counter(negative.atoms())
+    removed, added = list((pa - na).elements()), list((na - pa).elements())
+    if len(removed) != 1 or len(added) != 1 or removed[0].type != added[0].type:
+        return None
+    return removed[0].type, removed[0].text, added[0].text
+
+
+def uncovered_words(text: str, graph: SceneGraph) -> list[str]:
+    """Content words of ``text`` that name nothing of ``graph`` (condition 4)."""
+    from crepe_datasets.scenegraph.lexicon import singularize
+
+    names: set[str] = set()
+    for o in graph.objects:
+        names.update(o.name.split())
+        for a in o.attributes:
+            names.update(a.split())
+    for r in graph.relationships:
+        names.update(r.predicate.split())
+    names |= {singularize(w) for w in names}
+    words = [w.strip(".,;:!?'\"") for w in text.lower().split()]
+    return [
+        w
+        for w in words
+        if w and w not in FUNCTION_WORDS and w not in names and singularize(w) not in names
+        and _verb_base(w) not in names and NUMBERS.get(w) not in names
+    ]  # fmt: skip
+
+
+def _verb_base(word: str) -> str:
+    from crepe_datasets.scenegraph.lexicon import lemmatize_verb
+
+    return lemmatize_verb(word)
+
+
+def part_whole(a: str, b: str) -> bool:
+    """Whether the first noun sense of ``a`` is a part of ``b``'s or the reverse (condition 5)."""
+    from crepe_datasets.scenegraph.resources import wordnet
+
+    def first(word: str):
+        found = wordnet().synsets(word.replace(" ", "_"), pos="n")
+        return found[0] if found else None
+
+    sa, sb = first(a), first(b)
+    if sa is None or sb is None:
+        return False
+    return (
+        sb in sa.part_holonyms()
+        or sa in sb.part_holonyms()
+        or sb in sa.part_meronyms()
+        or (sa in sb.part_meronyms())
+    )
+
+
+def find_map(query: SceneGraph, target: SceneGraph, alts: Alternatives) -> dict[int, int] | None:
+    """An injective map of ``query``'s objects into ``target`` carrying its names, attributes
+    and relationships (names compared through ``alts``), or ``None``."""
+    t_attrs = {o.id: set(o.attributes) for o in target.objects}
+    triples: dict[tuple[int, int], set[str]] = {}
+    for r in target.relationships:
+        triples.setdefault((r.subject, r.object), set()).add(r.predicate)
+    cands: dict[int, list[int]] = {}
+    for o in query.objects:
+        names = alts("object", o.name)
+        need = [alts("attribute", a) for a in o.attributes]
+        found = [
+            t.id for t in target.objects if t.name in names and all(t_attrs[t.id] & a for a in need)
+        ]
+        if not found:
+            return None
+        cands[o.id] = found
+    rels = [(r.subject, alts("relationship", r.predicate), r.object) for r in query.relationships]
+    order = sorted(cands, key=lambda i: len(cands[i]))
+    assign: dict[int, int] = {}
+
+    def ok() -> bool:
+        for s, preds, o in rels:
+            if (
+                s in assign
+                and o in assign
+                and not (triples.get((assign[s], assign[o]), set()) & preds)
+            ):
+                return False
+        return True
+
+    def search(k: int) -> bool:
+        if k == len(order):
+            return True
+        q = order[k]
+        for t in cands[q]:
+            if t in assign.values():
+                continue
+            assign[q] = t
+            if ok() and search(k + 1):
+                return True
+            del assign[q]
+        return False
+
+    return dict(assign) if search(0) else None
+
+
+def _postings(index: CounterIndex, keys: list[str]) -> np.ndarray:
+    arrays = [index.posting(k) for k in keys]
+    arrays = [a for a in arrays if len(a)]
+    return np.unique(np.concatenate(arrays)) if arrays else np.zeros(0, np.uint32)
+
+
+def candidate_regions(index: CounterIndex, negative: SceneGraph) -> np.ndarray:
+    """Regions holding every compound of ``negative`` (every object, when it has none),
+    each compound matched through first-sense synonyms."""
+    t = index.terms.tight
+    by_id = negative.object_by_id()
+    groups: list[list[str]] = []
+    for o in negative.objects:
+        names = sorted(t("object", o.name))
+        for a in o.attributes:
+            groups.append([f"ao:{x}|{n}" for x in sorted(t("attribute", a)) for n in names])
+        if not o.attributes:
+            groups.append([f"o:{n}" for n in names])
+    for r in negative.relationships:
+        s, o = by_id[r.subject], by_id[r.object]
+        groups.append([
+            f"oro:{x}|{p}|{y}"
+            for x, p, y in itertools.product(
+                sorted(t("object", s.name)), sorted(t("relationship", r.predicate)),
+                sorted(t("object", o.name)),
+            )
+        ])  # fmt: skip
+    out: np.ndarray | None = None
+    for keys in sorted(groups, key=len):
+        found = _postings(index, keys)
+        out = found if out is None else np.intersect1d(out, found, assume_unique=True)
+        if not len(out):
+            break
+    return out if out is not None else np.zeros(0, np.uint32)
+
+
+def _contradiction(
+    region: PoolRegion, mapping: dict[int, int], negative: SceneGraph,
+    exchange: tuple[str, str, str], loose: Alternatives,
+) -> str | None:  # fmt: skip
+    """How ``region`` excludes the replaced atom, or ``None`` when it does not."""
+    kind, old, new = exchange
+    g = region.graph
+    by_id = g.object_by_id()
+    olds = loose(kind, old)
+    if kind == "object":
+        if any(o.name in olds for o in g.objects):
+            return None
+        return f"no {old} in the region"
+    if kind == "attribute":
+        holders = [mapping[o.id] for o in negative.objects if new in o.attributes]
+        if any(set(by_id[h].attributes) & olds for h in holders):
+            return None
+        names = ", ".join(sorted({by_id[h].name for h in holders}))
+        return f"the {names} is {new}, not {old}"
+    pairs = [(mapping[r.subject], mapping[r.object]) for r in negative.relationships
+             if r.predicate == new]  # fmt: skip
+    linked = {(r.subject, r.object) for r in g.relationships if r.predicate in olds}
+    if any(p in linked for p in pairs):
+        return None
+    return f"{new}, not {old}"
+
+
+def _box(region: PoolRegion, mapping: dict[int, int]) -> list[float] | None:
+    if region.source != "vg_image":
+        return region.box
+    by_id = region.graph.object_by_id()
+    boxes = [by_id[i].box for i in mapping.values()]
+    if not boxes or any(b is None for b in boxes):
+        return region.box
+    out: Box = boxes[0]  # type: ignore[assignment]
+    for b in boxes[1:]:
+        out = out.union(b)  # type: ignore[arg-type]
+    return out.to_list()
+
+
+def _size_tier(box: list[float] | None, region: PoolRegion, area: float | None) -> tuple:
+    if not box or not region.width or not region.height or area is None or area <= 0:
+        return (1, 0.0)
+    own = box[2] * box[3] / float(region.width * region.height)
+    if own <= 0:
+        return (1, 0.0)
+    distance = abs(math.log(own / area))
+    return (0, 0.0) if distance <= math.log(SIZE_FACTOR) else (2, round(distance, 6))
+
+
+def _covers(region: PoolRegion, words: list[str]) -> bool:
+    """Whether every word is in ``region``'s description or graph (condition 4)."""
+    if not words:
+        return True
+    from crepe_datasets.scenegraph.lexicon import singularize
+
+    text = {w.strip(".,;:!?'\"") for w in region.text.lower().split()}
+    text |= {singularize(w) for w in text}
+    missing = [w for w in words if w not in text and singularize(w) not in text]
+    return not uncovered_words(" ".join(missing), region.graph)
+
+
+def find_counter(
+    index: CounterIndex, positive: SceneGraph, negative: SceneGraph, image_id: str,
+    area: float | None, key: str, words: list[str] | tuple[str, ...] = (),
+) -> CounterMatch | str:  # fmt: skip
+    """The chosen counter-region of ``negative``, or the reason there is none (see the module).
+
+    ``words``: the words of the negative's caption beyond its graph (:func:`uncovered_words`).
+    """
+    exchange = exchange_of(positive, negative)
+    if exchange is None:
+        return "no_single_exchange"
+    if exchange[0] == "object" and part_whole(exchange[1], exchange[2]):
+        return "part_whole_foil"
+    found = candidate_regions(index, negative)
+    if not len(found):
+        return "not_in_pool"
+    rng = random.Random(key)
+    order = [int(x) for x in found]
+    rng.shuffle(order)
+    tight, loose = index.terms.tight, index.terms.loose
+    reason, matches = 0, []
+    for number in order[:MAX_VISIT]:
+        region = index.region(number)
+        if region.image_id == image_id:
+            reason = max(reason, 1)
+            continue
+        mapping = find_map(negative, region.graph, tight)
+        if mapping is None:
+            reason = max(reason, 2)
+            continue
+        if not _covers(region, list(words)):
+            reason = max(reason, 3)
+            continue
+        if find_map(positive, region.graph, loose) is not None:
+            reason = max(reason, 4)
+            continue
+        why = _contradiction(region, mapping, negative, exchange, loose)
+        if why is None:
+            reason = max(reason, 5)
+            continue
+        matches.append((region, mapping, why))
+        if len(matches) >= MAX_MATCHES:
+            break
+    if not matches:
+        return REASONS[reason]
+    tiers = [(_size_tier(_box(r, m), r, area), i) for i, (r, m, _) in enumerate(matches)]
+    best = min(t for t, _ in tiers)
+    pool = [i for t, i in tiers if t == best]
+    region, mapping, why = matches[rng.choice(pool)]
+    return CounterMatch(
+        region, _box(region, mapping), mapping, exchange, why, len(found), len(matches)
+    )

@@ -1,0 +1,40 @@
+"""The inverted index: postings, cache by checksum, identical bytes on rebuild."""
+
+from __future__ import annotations
+
+import hashlib
+
+from crepe_datasets.builders.counter_images.index import build_index, open_index
+from tests.builders.counter_images.conftest import FACTUAL, VG
+from tests.conftest import require_shared
+
+
+def test_postings_point_at_regions_holding_the_key(pool_index) -> None:
+    index, info, _ = pool_index
+    assert info["by_source"] == {"factual": len(index) - 100, "vg_image": 100}
+    found = index.posting("ao:red|chair")
+    assert len(found) > 10
+    for n in found[:20]:
+        g = index.region(int(n)).graph
+        assert any(o.name == "chair" and "red" in o.attributes for o in g.objects)
+    assert len(index.posting("ao:no such|thing")) == 0
+
+
+def test_names_canonical_in_the_index(pool_index) -> None:
+    index, _, _ = pool_index
+    # plurals singularised and VG predicates lemmatised ("wearing" -> "wear")
+    assert len(index.posting("o:man")) and not len(index.posting("o:men"))
+    assert len(index.posting("r:wear")) and not len(index.posting("r:wearing"))
+
+
+def test_cached_by_checksum_and_identical_on_rebuild(pool_index, tmp_path) -> None:
+    index, _, cache = pool_index
+    vg, factual = str(require_shared(*VG)), str(require_shared(*FACTUAL))
+    again, info = open_index(vg, [factual], str(cache))
+    again.close()
+    assert info["from_cache"] and info["cache_folder"] == str(index.folder)
+    build_index(vg, [factual], tmp_path / "copy")
+    for name in ("regions.jsonl", "keys.json", "postings.npy", "offsets.npy", "manifest.json"):
+        a = hashlib.sha256((index.folder / name).read_bytes()).hexdigest()
+        b = hashlib.sha256((tmp_path / "copy" / name).read_bytes()).hexdigest()
+        assert a == b, name

@@ -1,0 +1,112 @@
+"""The match rule on real pool regions."""
+
+from __future__ import annotations
+
+from crepe_datasets.builders.counter_images.match import (
+    CounterMatch,
+    exchange_of,
+    find_counter,
+    find_map,
+    part_whole,
+    uncovered_words,
+)
+from crepe_datasets.builders.counter_images.terms import Terms
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+
+
+def graph(*objects: tuple[str, tuple[str, ...]], rels: tuple = ()) -> SceneGraph:
+    objs = [SGObject(i, n, a) for i, (n, a) in enumerate(objects)]
+    return SceneGraph(objs, [Relationship(*r) for r in rels])
+
+
+def test_exchange_of_one_atom() -> None:
+    pos = graph(("chair", ("purple",)))
+    assert exchange_of(pos, graph(("chair", ("red",)))) == ("attribute", "purple", "red")
+    assert exchange_of(pos, graph(("bench", ("purple",)))) == ("object", "chair", "bench")
+    assert exchange_of(pos, graph(("bench", ("red",)))) is None
+
+
+def test_find_map_uses_first_sense_synonyms_and_lemmas() -> None:
+    terms = Terms.from_vg(None)
+    target = graph(("laptop", ()), ("sofa", ()), rels=((0, "on", 1),))
+    query = graph(("laptop", ()), ("couch", ()), rels=((0, "on", 1),))
+    assert find_map(query, target, terms.tight) == {0: 0, 1: 1}
+    assert (
+        find_map(graph(("laptop", ()), ("couch", ()), rels=((1, "on", 0),)), target, terms.tight)
+        is None
+    )
+
+
+def test_counter_region_for_an_attribute_foil(pool_index) -> None:
+    index, _, _ = pool_index
+    pos, neg = graph(("chair", ("purple",))), graph(("chair", ("red",)))
+    m = find_counter(index, pos, neg, "4", 0.05, "0:4:1947:0:counter")
+    assert isinstance(m, CounterMatch)
+    assert m.region.image_id != "4"
+    chairs = [o for o in m.region.graph.objects if o.name == "chair"]
+    assert any("red" in o.attributes for o in chairs)
+    assert not any("purple" in o.attributes for o in chairs)
+    assert m.contradiction == "the chair is red, not purple"
+    again = find_counter(index, pos, neg, "4", 0.05, "0:4:1947:0:counter")
+    assert again.region.to_list() == m.region.to_list()  # seeded
+
+
+def test_object_foil_needs_the_replaced_object_absent(pool_index) -> None:
+    index, _, _ = pool_index
+    pos = graph(("computer", ()), ("desk", ()), rels=((0, "on", 1),))
+    neg = graph(("computer", ()), ("couch", ()), rels=((0, "on", 1),))
+    m = find_counter(index, pos, neg, "1", None, "k")
+    assert isinstance(m, CounterMatch)
+    assert not any(o.name == "desk" for o in m.region.graph.objects)
+
+
+def test_reasons(pool_index) -> None:
+    index, _, _ = pool_index
+    pos = graph(("zebra", ("purple",)))
+    assert find_counter(index, pos, graph(("zebra", ("plaid",))), "1", None, "k") == "not_in_pool"
+    assert (
+        find_counter(index, pos, graph(("giraffe", ("red",))), "1", None, "k")
+        == "no_single_exchange"
+    )
+
+
+def test_words_beyond_the_graph() -> None:
+    wall = graph(("wall", ("yellow",)))
+    assert uncovered_words("wall is yellow and grey", wall) == ["grey"]
+    stools = graph(("stool", ("2",)))
+    assert uncovered_words("there are two stools in the photo", stools) == []
+    on = graph(("computer", ()), ("desk", ()), rels=((0, "on", 1),))
+    assert uncovered_words("there is a computer on the desk", on) == []
+
+
+def test_part_whole_foils_are_refused(pool_index) -> None:
+    index, _, _ = pool_index
+    assert part_whole("wall", "room") and not part_whole("chair", "bench")
+    pos, neg = graph(("wall", ("white",))), graph(("room", ("white",)))
+    assert find_counter(index, pos, neg, "1", None, "k") == "part_whole_foil"
+
+
+def test_caption_words_beyond_the_graph_must_be_in_the_region(pool_index) -> None:
+    index, _, _ = pool_index
+    pos, neg = graph(("rug", ("black",))), graph(("rug", ("white",)))
+    m = find_counter(index, pos, neg, "42", None, "k", ["carpet"])
+    assert isinstance(m, CounterMatch) and "carpet" in m.description.lower() + " ".join(
+        o.name for o in m.region.graph.objects
+    )
+
+
+def test_a_preposition_is_entailed_by_predicates_ending_with_it() -> None:
+    terms = Terms.from_vg(None)
+    terms.add_predicates({"sit on", "on top of", "hang near"})
+    target = graph(("bottle", ()), ("counter", ()), rels=((0, "sit on", 1),))
+    assert find_map(
+        graph(("bottle", ()), ("counter", ()), rels=((0, "on", 1),)), target, terms.tight
+    )
+    assert not find_map(
+        graph(("bottle", ()), ("counter", ()), rels=((0, "in", 1),)), target, terms.tight
+    )
+    # the other way round does not hold: "on" does not say "sitting on"
+    on = graph(("bottle", ()), ("counter", ()), rels=((0, "on", 1),))
+    assert not find_map(
+        graph(("bottle", ()), ("counter", ()), rels=((0, "sit on", 1),)), on, terms.tight
+    )
