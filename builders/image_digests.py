@@ -101,3 +101,19 @@ def check_images(folder: str | Path, summary: dict[str, Any] | None) -> list[str
                 f"{expected.get('crops')} recorded)"
             )
     return problems
+
+
+def image_card_note(license: str | None) -> str:
+    """The card's sentence on the ``image`` column: the images' licence and the crop rule."""
+    return (
+        f"The `image` column holds each row's region crop; image licence: {license or 'not stated'} "
+        f"(column `image_license`). Crop rule: {CROP_RULE}. Rows whose image was missing or "
+        "unreadable have no crop, counted by reason in the manifest (summary `image_column`)."
+    )
+
+
+def note_on_card(manifest: Any, license: str | None) -> None:
+    """Put :func:`image_card_note` among the card's limitations (once)."""
+    note = image_card_note(license)
+    kept = tuple(x for x in manifest.card.limitations if not x.startswith("The `image` column"))
+    manifest.card.limitations = (*kept, note)

@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 from crepe_datasets.builders.image_digests import (
     IMAGES_SUMMARY,
     images_summary,
+    note_on_card,
     with_crop_metadata,
 )
 from crepe_datasets.builders.images import ImageCropper, embed_rows, image_features
@@ -312,6 +313,7 @@ def write_dataset(
         manifest.features = card_features
         if images is not None:
             manifest.summary[IMAGES_SUMMARY] = images_summary(tmp, images.license)
+            note_on_card(manifest, images.license)
         manifest.outputs = [
             InputFile(str(p.relative_to(tmp)), d.bytes, d.sha256)
             for p in written
