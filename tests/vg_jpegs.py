@@ -56,3 +56,17 @@ def write_vg_jpegs(vg: Path, out: Path, limit: int) -> dict[str, str]:
             data = path.read_bytes()
             path.write_bytes(data[: len(data) // 2])
     return kinds
+
+
+def productivity_builds(vg: Path, root: Path, limit: int) -> tuple[dict[str, str], Path, Path]:
+    """``(kinds, plain build, build with images)`` of the first ``limit`` VG images, with the
+    JPEGs of :func:`write_vg_jpegs` in ``root/images``."""
+    from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
+
+    kinds = write_vg_jpegs(vg, root / "images", limit)
+    common = {"vg": str(vg), "limit": limit, "progress": False, "max_n": 6}
+    plain, _ = build_productivity(ProductivitySettings(out=str(root / "plain"), **common))
+    with_images, _ = build_productivity(
+        ProductivitySettings(out=str(root / "with"), images=str(root / "images"), **common)
+    )
+    return kinds, plain, with_images

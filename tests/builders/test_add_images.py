@@ -16,12 +16,11 @@ import pytest
 
 from crepe_datasets.builders.add_images import add_images
 from crepe_datasets.builders.images import CROP_RULE, open_rgb
-from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
 from crepe_datasets.scenegraph.visual_genome import read_image_data
 from crepe_datasets.scripts.cli import main
 from crepe_datasets.validation.files import check_files
 from tests.conftest import require_shared
-from tests.vg_jpegs import write_vg_jpegs
+from tests.vg_jpegs import productivity_builds
 
 pytestmark = pytest.mark.slow
 LIMIT = 12
@@ -38,16 +37,7 @@ def _shards(folder):
 def builds(tmp_path_factory):
     vg = require_shared("visual_genome", "images_1-100")
     root = tmp_path_factory.mktemp("add-images")
-    kinds = write_vg_jpegs(vg, root / "images", LIMIT)
-    plain, _ = build_productivity(
-        ProductivitySettings(
-            vg=str(vg), out=str(root / "plain"), limit=LIMIT, progress=False, max_n=6
-        )
-    )
-    with_images, _ = build_productivity(
-        ProductivitySettings(vg=str(vg), out=str(root / "with"), images=str(root / "images"),
-                             limit=LIMIT, progress=False, max_n=6)
-    )  # fmt: skip
+    kinds, plain, with_images = productivity_builds(vg, root, LIMIT)
     return vg, root, kinds, plain, with_images
 
 
@@ -168,3 +158,36 @@ def test_images_from_a_zip_equal_images_from_the_folder(builds, tmp_path) -> Non
     shutil.copytree(plain, folder)
     add_images(folder, archive, workers=2)
     assert _shards(folder) == _shards(with_images)
+
+
+def test_systematicity_with_images_loads_a_crop_per_row(builds, tmp_path) -> None:
+    from datasets import load_dataset
+
+    from crepe_datasets.builders.engines import InProcessEngine
+    from crepe_datasets.builders.seen_build import build_seen_tables
+    from crepe_datasets.builders.systematicity.build import (
+        SystematicitySettings,
+        build_systematicity,
+    )
+
+    vg, root, kinds, _, _ = builds
+    corpus = require_shared("coco", "minyus_samples", "captions_val2014.json_samples.json")
+    seen = tmp_path / "seen"
+    build_seen_tables(f"coco:{corpus}", seen, InProcessEngine(), progress=False)
+    settings = SystematicitySettings(
+        vg=str(vg), out=str(tmp_path / "plain"), seen=str(seen), limit=LIMIT, progress=False
+    )
+    plain, _ = build_systematicity(settings)
+    with_images, _ = build_systematicity(
+        SystematicitySettings(**{**settings.__dict__, "out": str(tmp_path / "with"),
+                                 "images": str(root / "images")})
+    )  # fmt: skip
+    folder = tmp_path / "added"
+    shutil.copytree(plain, folder)
+    add_images(folder, root / "images")
+    assert _shards(folder) == _shards(with_images)
+    ds = load_dataset(str(folder), "hn_comp", cache_dir=str(tmp_path / "hf"))
+    ds = ds[sorted(ds)[0]]
+    crops = [row["image"] for row in ds if kinds[row["image_id"]] not in ("missing", "truncated")]
+    assert crops and all(c is not None and c.mode == "RGB" for c in crops)
+    assert check_files(folder).passed
