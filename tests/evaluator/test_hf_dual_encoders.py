@@ -49,7 +49,7 @@ def test_loads_with_its_own_padding_and_scores_like_its_forward(kind, hf_models,
     tokens = model.tokenize(texts[:3])
     if padding == "max_length":
         assert tokens["input_ids"].shape == (3, length)
-    crops = [Image.open(p).convert("RGB") for p in sorted(images.iterdir())[:4]]
+    crops = [Image.open(p).convert("RGB") for p in sorted(images.glob("*_square.png"))[:4]]
     img, txt = model.encode_images(crops), model.encode_texts(texts[:3])
     assert torch.allclose(img.norm(dim=-1), torch.ones(4), atol=1e-5)
     pixels = torch.stack([model.preprocess(c) for c in crops])
