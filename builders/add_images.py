@@ -9,20 +9,21 @@ says so, with the crop rule) is skipped: a second run resumes where the first st
 over a complete folder changes nothing. The manifest (file checksums, features, crop checksums,
 failed crops by reason) and the card are rewritten last, and only when something changed.
 
-Shards are independent, so ``workers`` > 1 crops them in a local process pool.
+Shards are independent, so they run on the parse engines (:mod:`crepe_datasets.builders.engines`):
+in this process, a local process pool, or Dask.
 """
 
 from __future__ import annotations
 
 import os
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from crepe_datasets.builders.engines import make_engine
 from crepe_datasets.builders.image_digests import (
     IMAGES_SUMMARY,
     images_summary,
@@ -116,6 +117,8 @@ def add_images(
     license: str | None = VG_IMAGE_LICENSE,
     workers: int = 1,
     progress: bool = False,
+    engine: str = "local",
+    scheduler: str | None = None,
 ) -> AddImagesResult:
     """Add the ``image`` column to every image-region config of a dataset folder, in place.
 
@@ -125,6 +128,10 @@ def add_images(
         license: the images' licence (``image_license`` column and the card).
         workers: processes cropping shards in parallel (1: in this process).
         progress: show a progress bar.
+        engine: ``local`` (this process, or a pool of ``workers``) or ``dask`` (a LocalCluster
+            of ``workers``, or the cluster at ``scheduler``; its workers must see ``folder`` and
+            ``images`` at the same paths).
+        scheduler: Dask scheduler address.
 
     Raises:
         CrepeInputError: when ``folder`` is not a dataset folder, ``images`` does not exist, or
@@ -149,18 +156,13 @@ def add_images(
             "nothing to add images to."
         )
     result = AddImagesResult(shards_written=len(todo), shards_skipped=done)
-    bar = tqdm(total=len(todo), desc="add-images", unit="shard", disable=not progress)
-    if workers > 1 and len(todo) > 1:
-        with ProcessPoolExecutor(min(workers, len(todo))) as pool:
-            jobs = [pool.submit(_shard_job, p, Path(images), license, f, b) for p, f, b in todo]
-            for job in jobs:
-                job.result()
-                bar.update(1)
-    else:
-        for path, file_col, bbox_col in todo:
-            _shard_job(path, Path(images), license, file_col, bbox_col)
+    tasks = [(p, Path(images).resolve(), license, f, b) for p, f, b in todo]
+    with (
+        make_engine(engine, workers if len(todo) > 1 else 1, scheduler) as runner,
+        tqdm(total=len(todo), desc="add-images", unit="shard", disable=not progress) as bar,
+    ):
+        for _ in runner.imap(_shard_job, tasks):
             bar.update(1)
-    bar.close()
     summary = images_summary(folder, license)
     failed: Counter[str] = Counter()
     for split in summary["splits"].values():

@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 
 from crepe_datasets.builders.images import VG_IMAGE_LICENSE
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scripts.options import engine_options
 
 
 @click.command("add-images")
@@ -24,11 +26,10 @@ from crepe_datasets.builders.images import VG_IMAGE_LICENSE
     show_default=True,
     help="Licence of the images, written beside every crop and on the card.",
 )
-@click.option(
-    "--workers", type=click.IntRange(min=1), default=1, show_default=True,
-    help="Processes cropping shards in parallel.",
-)  # fmt: skip
-def add_images_cmd(dataset: Path, images: Path, license_: str, workers: int) -> None:
+@engine_options("Processes cropping shards in parallel.")
+def add_images_cmd(
+    dataset: Path, images: Path, license_: str, engine: str, workers: int, scheduler: str | None
+) -> None:
     """Add an `image` column (each row's region crop, PNG) to DATASET in place.
 
     Resumable (a killed run continues where it stopped; each shard is replaced atomically) and
@@ -37,7 +38,12 @@ def add_images_cmd(dataset: Path, images: Path, license_: str, workers: int) -> 
     """
     from crepe_datasets.builders.add_images import add_images
 
-    result = add_images(dataset, images, license_, workers=workers, progress=True)
+    if scheduler and engine != "dask":
+        raise CrepeInputError("--scheduler needs --engine dask.")
+    result = add_images(
+        dataset, images, license_, workers=workers, progress=True, engine=engine,
+        scheduler=scheduler,
+    )  # fmt: skip
     failed = ", ".join(f"{r}={n:,}" for r, n in result.failed.items()) or "none"
     if not result.changed:
         click.echo(f"{dataset}: every shard already holds its crops; nothing changed.")

@@ -146,7 +146,7 @@ def test_validate_checks_the_crops_against_the_manifest(builds, tmp_path) -> Non
     assert any(p.startswith(f"{name}: crop checksum differs") for p in problems)
 
 
-def test_images_from_a_zip_equal_images_from_the_folder(builds, tmp_path) -> None:
+def test_zip_pool_and_dask_give_the_same_shards(builds, tmp_path) -> None:
     import zipfile
 
     _, root, _, plain, with_images = builds
@@ -158,6 +158,10 @@ def test_images_from_a_zip_equal_images_from_the_folder(builds, tmp_path) -> Non
     shutil.copytree(plain, folder)
     add_images(folder, archive, workers=2)
     assert _shards(folder) == _shards(with_images)
+    dask_folder = tmp_path / "dask"
+    shutil.copytree(plain, dask_folder)
+    add_images(dask_folder, archive, workers=2, engine="dask")
+    assert _shards(dask_folder) == _shards(with_images)
 
 
 def test_systematicity_with_images_loads_a_crop_per_row(builds, tmp_path) -> None:
