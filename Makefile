@@ -23,7 +23,7 @@ setup: $(STAMP) $(WORDNET) java
 $(STAMP): setup.cfg setup.py pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --disable-pip-version-check $(TORCH_SPEC) -e ".[all]" 2>&1 | grep -v "^WARNING: Location" || true
-	$(PY) -c "import torch, torchvision, spacy, datasets, open_clip, nltk, lemminflect" \
+	$(PY) -c "import torch, torchvision, spacy, datasets, open_clip, nltk, lemminflect, mteb" \
 	  || { echo "setup: the Python packages did not install (see the pip output above)"; exit 1; }
 	@touch $@
 

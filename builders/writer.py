@@ -27,7 +27,13 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from crepe_datasets.builders.images import ImageCropper
+from crepe_datasets.builders.image_digests import (
+    IMAGES_SUMMARY,
+    images_summary,
+    note_on_card,
+    with_crop_metadata,
+)
+from crepe_datasets.builders.images import ImageCropper, embed_rows, image_features
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest
 from crepe_datasets.cards.plots import (
     DROPS_PLOT,
@@ -55,20 +61,18 @@ DEFAULT_ROWS_PER_SHARD = 20_000
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 3, "write_statistics": True}
 
 
-def _features_for(rows_by_split: Mapping[str, Rows], embed_images: bool):
-    """``datasets.Features`` inferred from the first non-empty split (plus the Image column)."""
-    from datasets import Features, Image
+def _features_for(rows_by_split: Mapping[str, Rows]):
+    """``datasets.Features`` inferred from the first non-empty split."""
+    from datasets import Features
 
     for rows in rows_by_split.values():
         if rows:
-            features = Features.from_arrow_schema(pa.Table.from_pylist(list(rows[:1000])).schema)
-            if embed_images:
-                features["image"] = Image()
-            return features
+            return Features.from_arrow_schema(pa.Table.from_pylist(list(rows[:1000])).schema)
     return None
 
 
-Embed = Callable[[list[dict]], list[dict]]
+# rows → (rows with their crops, failed crops by reason)
+Embed = Callable[[list[dict]], tuple[list[dict], dict[str, int]]]
 
 _LIST_TYPES = {"List": "list", "LargeList": "large_list"}
 
@@ -160,15 +164,10 @@ def failed_checks(validation: Mapping[str, Any]) -> list[str]:
 
 
 def _image_embedder(cropper: ImageCropper, file_column: str, bbox_column: str) -> Embed:
-    """Adds an ``image`` column holding each row's PNG crop; rows whose crop fails are dropped."""
+    """Adds each row's PNG crop (``image``) and licence (see :func:`embed_rows`)."""
 
-    def embed(rows: list[dict]) -> list[dict]:
-        out = []
-        for row in rows:
-            png = cropper.crop_png(row[file_column], row.get(bbox_column))
-            if png is not None:
-                out.append({**row, "image": {"bytes": png, "path": None}})
-        return out
+    def embed(rows: list[dict]) -> tuple[list[dict], dict[str, int]]:
+        return embed_rows(rows, cropper, file_column, bbox_column)
 
     return embed
 
@@ -189,12 +188,14 @@ def _write_split(
     paths, n_rows = [], 0
     for shard in range(n_shards):
         chunk = [dict(r) for r in rows[shard * rows_per_shard : (shard + 1) * rows_per_shard]]
+        shard_schema = schema
         if embed is not None:
-            chunk = embed(chunk)
+            chunk, failed = embed(chunk)
+            shard_schema = with_crop_metadata(schema, failed)
         if not chunk:
             continue
         path = folder / f"{split}-{shard:05d}-of-{n_shards:05d}.parquet"
-        pq.write_table(pa.Table.from_pylist(chunk, schema=schema), path, **PARQUET_OPTIONS)
+        pq.write_table(pa.Table.from_pylist(chunk, schema=shard_schema), path, **PARQUET_OPTIONS)
         paths.append(path)
         n_rows += len(chunk)
     return paths, n_rows
@@ -249,7 +250,10 @@ def write_dataset(
         manifest: provenance; its ``counts`` and ``wall_time_s`` are filled here.
         features: optional ``{config: datasets.Features}``; inferred from the rows otherwise.
         images: when given, every row's ``image_file`` + ``bbox`` region is embedded as an
-            ``image`` column (``datasets.Image``); rows whose crop fails are dropped and counted.
+            ``image`` column (``datasets.Image``, PNG) with an ``image_license`` column (see
+            :mod:`crepe_datasets.builders.images`); a row whose crop fails keeps an empty
+            ``image`` (left out when ``images.drop_missing_rows``), counted by reason, and the
+            manifest's ``summary["image_column"]`` gets the licence, crop rule and crop checksums.
         rows_per_shard: maximum rows per parquet file.
         allow_failed_checks: write even when a check in ``manifest.validation`` failed; the
             manifest (``validation.failed_checks``) and the top of the card then say which.
@@ -287,9 +291,9 @@ def write_dataset(
             if images is not None and config_info is not None and config_info.task.type != "group":
                 task = config_info.task
                 embed = _image_embedder(images, task.image_file_column, task.bbox_column or "bbox")
-            config_features = (features or {}).get(config) or _features_for(
-                splits, embed is not None
-            )
+            config_features = (features or {}).get(config) or _features_for(splits)
+            if config_features is not None and embed is not None:
+                config_features = image_features(config_features, images.license)
             if config_features is None:
                 manifest.drops.drop("writer", "empty_config", example=config)
                 continue
@@ -307,6 +311,9 @@ def write_dataset(
                 written += paths
         manifest.counts = counts
         manifest.features = card_features
+        if images is not None:
+            manifest.summary[IMAGES_SUMMARY] = images_summary(tmp, images.license)
+            note_on_card(manifest, images.license)
         manifest.outputs = [
             InputFile(str(p.relative_to(tmp)), d.bytes, d.sha256)
             for p in written

@@ -14,7 +14,6 @@ Embeddings are cached per ``(model_id, dataset fingerprint, precision, image fol
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import time
 from collections import OrderedDict
@@ -24,65 +23,61 @@ from pathlib import Path
 
 import numpy as np
 
+from crepe_datasets.builders.images import CropError, ImageSource, crop_region, open_rgb
 from crepe_datasets.evaluator.datasets_io import ImageRef
 from crepe_datasets.evaluator.models import EncoderModel, safe_name
 from crepe_datasets.scenegraph.provenance import write_json_atomic
-from crepe_datasets.scenegraph.types import Box
 
 _OPEN_IMAGES = 4
 
 
 class RegionDataset:
-    """``dataset[i]`` → ``(i, pixel tensor or None, failure reason or None)``."""
+    """``dataset[i]`` → ``(i, pixel tensor or None, failure reason or None)``.
+
+    Crops follow the builders' crop rule (:func:`crepe_datasets.builders.images.crop_region`),
+    so a crop embedded in a dataset's ``image`` column and one cut here from the file have the
+    same pixels. ``image_dir`` may be a folder or a zip of the images.
+    """
 
     def __init__(self, refs: Sequence[ImageRef], image_dir: Path | None, preprocess) -> None:
         self.refs, self.image_dir, self.preprocess = list(refs), image_dir, preprocess
+        self._source: ImageSource | None = None
         self._open: OrderedDict[str, object] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self.refs)
 
     def _file(self, name: str):
-        from PIL import Image
-
         if name not in self._open:
             if self.image_dir is None:
-                raise FileNotFoundError("no_image_dir")
-            with Image.open(self.image_dir / name) as img:
-                self._open[name] = img.convert("RGB")
+                raise CropError("no_image_dir")
+            if self._source is None:
+                self._source = ImageSource(self.image_dir)
+            try:
+                self._open[name] = open_rgb(self._source.read(name))
+            except CropError as err:
+                self._open[name] = err
             if len(self._open) > _OPEN_IMAGES:
                 self._open.popitem(last=False)
         self._open.move_to_end(name)
-        return self._open[name]
+        found = self._open[name]
+        if isinstance(found, CropError):
+            raise found
+        return found
 
     def load(self, ref: ImageRef):
-        """The PIL crop of ``ref`` (raises ``OSError`` / ``ValueError`` when impossible)."""
-        from PIL import Image
-
+        """The PIL crop of ``ref`` (raises :class:`CropError` with the reason when impossible)."""
         if ref.data is not None:
-            return Image.open(io.BytesIO(ref.data)).convert("RGB")
+            return open_rgb(ref.data)
         if not ref.file:
-            raise FileNotFoundError("no_image_reference")
-        img = self._file(ref.file)
-        if ref.bbox is None:
-            return img
-        box = Box.from_list(ref.bbox).clip(img.width, img.height)
-        if box.w < 1 or box.h < 1:
-            raise ValueError("empty_crop")
-        return img.crop((round(box.x), round(box.y), round(box.x + box.w), round(box.y + box.h)))
+            raise CropError("no_image_reference")
+        return crop_region(self._file(ref.file), ref.bbox)
 
     def __getitem__(self, i: int):
         try:
             return i, self.preprocess(self.load(self.refs[i])), None
-        except FileNotFoundError as err:
-            reason = (
-                err.args[0] if err.args and str(err.args[0]).startswith("no_") else "missing_image"
-            )
-            return i, None, reason
-        except ValueError as err:
-            return i, None, str(err) if str(err) == "empty_crop" else "unreadable_image"
-        except OSError:
-            return i, None, "unreadable_image"
+        except CropError as err:
+            return i, None, err.reason
 
 
 def _collate(batch):

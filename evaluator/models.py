@@ -1,4 +1,4 @@
-"""CLIP-style models behind one interface: open_clip and HuggingFace ``CLIPModel``.
+"""CLIP-style models behind one interface: open_clip and HuggingFace dual encoders.
 
 Model specs:
 
@@ -6,8 +6,9 @@ Model specs:
 * ``open_clip:NAME@PATH`` — an architecture and a local checkpoint file;
 * ``open_clip:DIR`` or a bare ``DIR`` holding ``open_clip_config.json`` (+ weights) — a local
   open_clip model folder; ``open_clip:hf-hub:ORG/REPO`` is passed to open_clip as is;
-* ``hf:NAME_OR_PATH`` or a bare ``DIR`` holding ``config.json`` — a HuggingFace ``CLIPModel``
-  with its processor (tokenizer + image processor) from the same place.
+* ``hf:NAME_OR_PATH`` or a bare ``DIR`` holding ``config.json`` — any HuggingFace dual encoder
+  (CLIP, SigLIP, ALIGN …) loaded by ``AutoModel`` with ``AutoTokenizer`` and
+  ``AutoImageProcessor`` from the same place.
 
 QuickGELU is forced for OpenAI-derived weights: the ``openai`` tag, and checkpoint files named
 like OpenAI's releases (``ViT-B-32.pt``, ``RN50.pt`` …) or whose path contains ``openai``.
@@ -94,6 +95,9 @@ class EncoderModel(ABC):
         device: Torch device string.
         precision: ``amp``, ``fp16`` or ``fp32`` as actually used (``amp`` falls back to
             ``fp32`` on CPU).
+        score_rule: the model's own image–text score as a function of the cosine (CLIP's
+            ``softmax(exp(logit_scale) * cosine)``, SigLIP's sigmoid …); the metrics rank cosines,
+            which every such rule keeps in order.
     """
 
     model_id: str
@@ -104,6 +108,7 @@ class EncoderModel(ABC):
     tokenize: Callable[[list[str]], Any]
     device: str = "cpu"
     precision: str = "fp32"
+    score_rule: str = "cosine"
 
     def _autocast(self):
         """fp16 autocast for ``amp`` on CUDA; for ``fp32`` on CUDA, convolutions in float32.
@@ -249,10 +254,10 @@ def load_model(spec: str, device: str | None = None, precision: str = "amp") -> 
         raise CrepeInputError("--precision fp16 needs a CUDA device; use amp or fp32 on the CPU.")
     kind, name, pretrained = parse_model_spec(spec)
     model_id = model_identity(kind, name, pretrained)
-    from crepe_datasets.evaluator.backends import HFClipModel, OpenClipModel
+    from crepe_datasets.evaluator.backends import HFDualEncoder, OpenClipModel
 
     if kind == "hf":
-        return HFClipModel(spec, name, model_id, device, precision)
+        return HFDualEncoder(spec, name, model_id, device, precision)
     return OpenClipModel(spec, name, pretrained, model_id, device, precision)
 
 

@@ -31,7 +31,11 @@ SAMPLES_SUFFIX = ".samples.parquet"
 
 @dataclass
 class EvalRecord:
-    """One evaluation of one model on one split of one dataset config."""
+    """One evaluation of one model on one split of one dataset config.
+
+    ``score_rule`` names the model's own image–text score (CLIP's softmax of scaled cosines,
+    SigLIP's sigmoid …); the metrics rank cosines, which every such rule keeps in order.
+    """
 
     model: str
     model_spec: str
@@ -52,6 +56,7 @@ class EvalRecord:
     timing: dict[str, float] = field(default_factory=dict)
     libraries: dict[str, str] = field(default_factory=dict)
     parameters: dict[str, Any] = field(default_factory=dict)
+    score_rule: str = "cosine"
     created_at: str = field(
         default_factory=lambda: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     )

@@ -124,6 +124,7 @@ def evaluate_source(
                 "encode_dataset_s": round(encode_s, 4), "score_s": round(score_s, 4),
             },
             libraries=libraries, parameters=settings.parameters(),
+            score_rule=getattr(model, "score_rule", "cosine"),
         )  # fmt: skip
         record.metrics = _metrics(record, results, settings)
         per_sample = None

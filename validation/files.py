@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from crepe_datasets.builders.image_digests import IMAGES_SUMMARY, check_images
 from crepe_datasets.cards.manifest import read_manifest
 from crepe_datasets.cards.publish import check_folder
 from crepe_datasets.scenegraph.errors import CrepeInputError
@@ -101,6 +102,8 @@ def check_files(folder: str | Path) -> FileReport:
                     f"data/{config}/{split}: {rows.get((config, split), 0):,} rows in its files "
                     f"but the manifest counts {n:,}"
                 )
+    if not report.problems:  # the image column's crops against their manifest checksums
+        report.problems.extend(check_images(folder, manifest.summary.get(IMAGES_SUMMARY)))
     data = folder / "data"
     if data.is_dir():
         for path in sorted(p for p in data.rglob("*") if p.is_file()):

@@ -10,20 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from crepe_datasets.builders.images import ImageCropper
+from crepe_datasets.builders.images import CropError, ImageCropper, open_rgb
 
 
 class WholeImages(ImageCropper):
-    """Embeds ``ROOT/<image_file>`` unchanged; a region (``bbox``) is still cropped as PNG."""
+    """Embeds ``ROOT/<image_file>`` unchanged; a region (``bbox``) is still cropped as PNG.
+
+    COCO's images carry per-image Flickr licences, so no single licence column is written.
+    """
+
+    drop_missing_rows = True
+    license = None
 
     def crop_png(self, image_file: str, bbox: Sequence[float] | None) -> bytes | None:
         if bbox is not None:
             return super().crop_png(image_file, bbox)
-        path = self.image_dir / image_file
-        if not path.is_file():
-            self.drops.drop("images", "missing_image", example=image_file)
-            return None
-        data = path.read_bytes()
-        if self._open(image_file) is None:  # unreadable: counted by the PIL check
+        try:
+            found = self.source.read(image_file)
+            data = found if isinstance(found, bytes) else found.read_bytes()
+            open_rgb(data)  # the file must decode
+        except CropError as err:
+            self._count(err.reason, image_file)
             return None
         return data

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import zipfile
 from pathlib import Path
 
 import click
@@ -29,9 +30,10 @@ from crepe_datasets.scripts.options import checked_output
 )
 @click.option(
     "--images",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
-    help="Folder the datasets' image_file columns are relative to.",
+    help="Folder (or zip) the datasets' image_file columns are relative to; not needed for "
+    "rows whose crop is in the dataset's image column.",
 )
 @click.option(
     "--out",
@@ -99,8 +101,10 @@ def evaluate_cmd(
     from crepe_datasets.evaluator.run import EvalSettings, run_evaluation, summary_table
     from crepe_datasets.scenegraph.errors import CrepeInputError
 
-    if images is not None and not images.is_dir():
-        raise CrepeInputError(f"image folder {images} does not exist; fix --images.")
+    if images is not None and not (images.is_dir() or zipfile.is_zipfile(images)):
+        raise CrepeInputError(
+            f"image folder {images} does not exist and is not a zip; fix --images."
+        )
     settings = EvalSettings(
         out=out, images=images, device=device, precision=precision, batch_size=batch_size,
         workers=min(8, os.cpu_count() or 1) if workers is None else workers, seed=seed,

@@ -120,9 +120,19 @@ def test_images_are_embedded_as_crops_and_failures_counted(tmp_path, monkeypatch
     ds = load_dataset(str(out), "hn", split="complexity_4", cache_dir=str(tmp_path / "cache"))
     assert ds[0]["image"].size == (20, 10)
     assert ds[0]["image"].getpixel((5, 5)) == (200, 0, 0)
+    assert ds[0]["image_license"] == "CC BY 4.0 (Visual Genome images)"
     saved = json.loads((out / "build_manifest.json").read_text())
     assert saved["drops"]["images"] == {"missing_image": 1}
-    assert saved["counts"]["hn"]["complexity_5"] == 1
+    # the row keeps its place, with no crop; the manifest counts it by reason
+    assert saved["counts"]["hn"]["complexity_5"] == 2
+    hole = load_dataset(str(out), "hn", split="complexity_5", cache_dir=str(tmp_path / "cache"))
+    assert hole[1]["image"] is None and hole[1]["image_file"] == "missing.png"
+    summary = saved["summary"]["image_column"]
+    assert summary["splits"]["hn/complexity_5"]["failed"] == {"missing_image": 1}
+    rows = sum(
+        saved["counts"][name.split("/")[0]][name.split("/")[1]] for name in summary["splits"]
+    )
+    assert summary["crops"] == rows - 1 and "EXIF orientation not applied" in summary["crop_rule"]
 
 
 def test_empty_split_is_counted_but_not_declared(tmp_path, monkeypatch):
