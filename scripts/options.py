@@ -123,15 +123,19 @@ def engine_options(workers_help: str) -> Callable[[Callable[..., Any]], Callable
     return decorate
 
 
-def foil_balance_options(command: Callable) -> Callable:
-    """``--foil-cap`` and ``--foil-rate``: the bounds of the HN-ATOM foil ledger
-    (:mod:`crepe_datasets.generators.negatives.foil_balance`)."""
-    from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, DEFAULT_RATE
+def foil_balance_options(default_rate: float) -> Callable[[Callable], Callable]:
+    """``--foil-cap`` and ``--foil-rate`` (default ``default_rate``): the bounds of the HN-ATOM
+    foil ledger (:mod:`crepe_datasets.generators.negatives.foil_balance`)."""
+    return functools.partial(_foil_balance_options, default_rate=default_rate)
+
+
+def _foil_balance_options(command: Callable, default_rate: float) -> Callable:
+    from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP
 
     command = click.option(
         "--foil-rate",
         type=click.FloatRange(min=0),
-        default=DEFAULT_RATE,
+        default=default_rate,
         show_default=True,
         help="How much that bound grows per occurrence of the word in the positives seen.",
     )(command)

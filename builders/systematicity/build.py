@@ -26,7 +26,7 @@ from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
 from crepe_datasets.builders.systematicity.split import SPLITS
 from crepe_datasets.builders.systematicity.texts import DEFAULT_CHUNK_TEXTS
 from crepe_datasets.cards.manifest import BuildManifest
-from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, DEFAULT_RATE
+from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, SYSTEMATICITY_RATE
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.provenance import DropLog, InputFile
 from crepe_datasets.scenegraph.version import __version__
@@ -57,7 +57,7 @@ class SystematicitySettings:
     spacy_model: str | None = None
     seed: int = 0
     foil_cap: int | None = DEFAULT_CAP
-    foil_rate: float = DEFAULT_RATE
+    foil_rate: float = SYSTEMATICITY_RATE
     version: str = __version__
     progress: bool = True
     allow_failed_checks: bool = False

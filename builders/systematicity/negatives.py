@@ -51,7 +51,7 @@ from crepe_datasets.generators.negatives.comp import TextNegative, comp_negative
 from crepe_datasets.generators.negatives.comp_matched import MatchedSet, matched_set
 from crepe_datasets.generators.negatives.foil_balance import (
     DEFAULT_CAP,
-    DEFAULT_RATE,
+    SYSTEMATICITY_RATE,
     FoilLedger,
     eligible,
     foil_synonyms,
@@ -213,7 +213,7 @@ class Refiner:
     corpus_lm: Callable[[str], float] | None = None
     balances: dict[str, Balance] = field(default_factory=dict)
     foil_cap: int | None = DEFAULT_CAP
-    foil_rate: float = DEFAULT_RATE
+    foil_rate: float = SYSTEMATICITY_RATE
     ledgers: dict[str, FoilLedger] = field(default_factory=dict)
     features: dict[str, FeatureBalance] = field(default_factory=dict)
     batch: list[tuple[Pending, str, list[TextNegative], JointSet]] = field(default_factory=list)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from crepe_datasets.generators.negatives.foil_balance import DEFAULT_RATE
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scripts.options import (
     allow_failed_checks_option,
@@ -57,7 +58,7 @@ from crepe_datasets.scripts.options import (
     is_flag=True,
     help="Take negatives in generation order (no adversarial refinement against blind scorers).",
 )
-@foil_balance_options
+@foil_balance_options(DEFAULT_RATE)
 @click.option(
     "--no-nli", is_flag=True, help="Skip the entailment filter (recorded in the manifest)."
 )

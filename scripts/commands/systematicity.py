@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from crepe_datasets.generators.negatives.foil_balance import SYSTEMATICITY_RATE
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scripts.options import (
     allow_failed_checks_option,
@@ -76,7 +77,7 @@ from crepe_datasets.scripts.options import (
 )
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
-@foil_balance_options
+@foil_balance_options(SYSTEMATICITY_RATE)
 @allow_failed_checks_option
 def build_systematicity_cmd(
     vg: Path,
