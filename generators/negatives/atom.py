@@ -17,7 +17,9 @@ Procedure (deterministic given ``rng``):
    * the modified subgraph holds in ``G`` (:meth:`GraphIndex.holds`);
    * attribute foil: the same object already has it in ``G``, or in the subgraph;
    * object foil: ``G`` has an object with the foil's name whose box overlaps the replaced
-     object's box with IoU ≥ 0.5 (the same thing annotated under another name); or the object
+     object's box with IoU ≥ 0.5 (the same thing annotated under another name); the foil may
+     name the same thing in some WordNet sense, a kind of it or a part or whole of it
+     (:func:`~crepe_datasets.generators.negatives.foils.names_may_corefer`); or the object
      shares its name with another object of the subgraph, or the foil names one
      (:func:`~crepe_datasets.generators.negatives.foils.keeps_references`: the negative would
      lose or gain the positive's "another … the other");
@@ -45,6 +47,7 @@ from crepe_datasets.generators.negatives.foils import (
     cohyponym_pool,
     colour_pool,
     keeps_references,
+    names_may_corefer,
     object_foils,
     relation_foils,
 )
@@ -127,6 +130,8 @@ def _object_slot(
     def check(foil: str) -> NegativeCandidate | str:
         if not keeps_references(names, position, foil):  # "another … the other" would change
             return "atom_object_foil_changes_references"
+        if names_may_corefer(obj.name, foil):  # "woman" -> "lady", "wall" -> "room"
+            return "atom_object_foil_may_name_the_same_thing"
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
         if obj.box is not None and any(
             g.by_id[other].box is not None and g.by_id[other].box.iou(obj.box) >= SAME_THING_IOU

@@ -388,6 +388,36 @@ def _clean(original: str, foils: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _noun_senses(word: str) -> frozenset:
+    return frozenset(wordnet().synsets(word.replace(" ", "_"), pos="n"))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _first_noun_family(word: str) -> frozenset:
+    """The most frequent noun sense of ``word``, its ancestors, and its parts and wholes."""
+    senses = wordnet().synsets(word.replace(" ", "_"), pos="n")[:1]
+    out = set(senses)
+    for sense in senses:
+        out.update(sense.closure(lambda z: z.hypernyms() + z.instance_hypernyms()))
+        out.update(sense.part_meronyms() + sense.part_holonyms() + sense.member_holonyms())
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=100_000)
+def names_may_corefer(truth: str, foil: str) -> bool:
+    """Whether a thing called ``truth`` may also be called ``foil``, or be part of it: a noun
+    sense the two names share, in any sense ("picture" / "photo"), or, in their most frequent
+    senses, one a kind of the other ("woman" / "lady") or a part or whole of it ("wall" /
+    "room"). Such a foil may leave the negative true."""
+    if _noun_senses(truth) & _noun_senses(foil):
+        return True
+    first = wordnet().synsets(truth.replace(" ", "_"), pos="n")[:1]
+    other = wordnet().synsets(foil.replace(" ", "_"), pos="n")[:1]
+    return bool(set(first) & _first_noun_family(foil)) or bool(
+        set(other) & _first_noun_family(truth)
+    )
+
+
 def keeps_references(names: list[str], index: int, foil: str) -> bool:
     """Whether an object foil leaves the references between same-named objects as they are:
     the object at ``index`` of a subgraph whose object names are ``names`` shares its name with

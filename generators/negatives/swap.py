@@ -41,7 +41,7 @@ Swaps that stay true, written down (each dropped and counted with its reason):
 * **An attribute put where nothing contradicts it** (``swap:attributes``, ``move:attribute``):
   Visual Genome annotates few attributes, so "white outlet" of an outlet with no colour in
   ``G`` may be true. A moved value of a property every thing has (a colour, a size, an age:
-  :func:`scalar`) must be excluded by an attribute ``G`` gives its new object (one of its
+  :func:`scalar`) or of one with alternatives (a material) must be excluded by an attribute ``G`` gives its new object (one of its
   foils: an antonym, another basic colour; :func:`contradicted`) — for a swap, on at least
   one of the two objects: ``swap_attribute_not_contradicted``. Other attributes ("smiling",
   "parked") say what kind of thing has them and are false of most others.
@@ -82,6 +82,8 @@ SYMMETRIC = frozenset(
         "adjacent to",
         "against",
         "touching",
+        "attached to",
+        "connected to",
         "with",
         "and",
         "across from",
@@ -156,9 +158,11 @@ def scalar(attribute: str) -> bool:
 
 def needs_contradiction(g: GraphIndex, oid: int, attribute: str) -> bool:
     """Whether putting ``attribute`` on object ``oid`` may be true: a value of a property every
-    thing has (:func:`scalar`) that no attribute of ``oid`` in ``G`` excludes
-    (:func:`contradicted`)."""
-    return scalar(attribute) and not contradicted(g, oid, attribute)
+    thing has (:func:`scalar`), or of one with alternatives (a material: "metal", "glass" have
+    foils), that no attribute of ``oid`` in ``G`` excludes (:func:`contradicted`)."""
+    return (scalar(attribute) or bool(attribute_foils(attribute))) and not contradicted(
+        g, oid, attribute
+    )
 
 
 def contradicted(g: GraphIndex, oid: int, attribute: str) -> bool:

@@ -103,3 +103,19 @@ def test_object_foils_that_would_change_another_and_the_other():
     assert not keeps_references(names, 0, "woman") and not keeps_references(names, 2, "boy")
     assert keeps_references(names, 1, "jaw")
     assert not keeps_references(names, 3, "man")  # a foil equal to another object's name
+
+
+def test_object_foils_never_name_the_same_thing():
+    """A foil that may name the truth's thing, a kind of it or a part or whole of it can leave
+    the negative true ("lady" for a woman, "room" for a wall): found by reading negatives."""
+    from crepe_datasets.generators.negatives.foils import names_may_corefer
+
+    for truth, foil in (
+        ("picture", "photo"),
+        ("woman", "lady"),
+        ("wall", "room"),
+        ("road", "street"),
+    ):
+        assert names_may_corefer(truth, foil) and names_may_corefer(foil, truth), (truth, foil)
+    for truth, foil in (("man", "woman"), ("chair", "bench"), ("car", "truck"), ("cup", "plate")):
+        assert not names_may_corefer(truth, foil), (truth, foil)
