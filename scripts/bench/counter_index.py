@@ -163,7 +163,7 @@ def main() -> None:
         if a.vg_images:
             import shutil
 
-            from scripts.bench.vg_streaming import generate
+            from crepe_datasets.scripts.bench.vg_streaming import generate
 
             big = Path(tmp) / "vg"
             big.mkdir()
