@@ -32,11 +32,9 @@ ALLOWED: dict[str, frozenset[str]] = {layer: frozenset(ORDER[:i]) for i, layer i
 # Imports against the direction that cannot be removed yet: (module path, imported module) →
 # why.
 KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("validation/annotation/tasks.py", "crepe_datasets.builders.images"): "crop rule, to move down",
     ("validation/counter_groups.py", "crepe_datasets.builders.counter_images.terms"): (
         "name normalisation, to move down"
     ),
-    ("validation/files.py", "crepe_datasets.builders.image_digests"): "image digests, to move down",
     ("validation/systematicity.py", "crepe_datasets.builders.systematicity.split"): (
         "the split rule, to move down"
     ),

@@ -92,13 +92,13 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
     from tqdm import tqdm
 
     from crepe_datasets.builders.engines import make_engine
-    from crepe_datasets.builders.images import ImageCropper
     from crepe_datasets.builders.productivity.spool import SpooledRows
     from crepe_datasets.builders.systematicity.parser_quality import parser_quality
     from crepe_datasets.builders.systematicity.seen_source import resolve_seen
     from crepe_datasets.builders.systematicity.spelling import SpellingCorrector, vg_vocabulary
     from crepe_datasets.builders.systematicity.texts import image_texts, parsed_images
     from crepe_datasets.builders.writer import write_dataset
+    from crepe_datasets.scenegraph.crops import ImageCropper
     from crepe_datasets.scenegraph.visual_genome import (
         iter_regions,
         iter_scene_graphs,
