@@ -32,9 +32,6 @@ ALLOWED: dict[str, frozenset[str]] = {layer: frozenset(ORDER[:i]) for i, layer i
 # Imports against the direction that cannot be removed yet: (module path, imported module) →
 # why.
 KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("validation/counter_groups.py", "crepe_datasets.builders.counter_images.terms"): (
-        "name normalisation, to move down"
-    ),
     ("validation/systematicity.py", "crepe_datasets.builders.systematicity.split"): (
         "the split rule, to move down"
     ),
