@@ -8,14 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from crepe_datasets.builders.systematicity.split import (
-    atom_key,
-    classify,
-    compound_key,
-    load_seen,
-    split_of,
-)
+from crepe_datasets.builders.systematicity.split import classify
 from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.seen import atom_key, compound_key, load_seen, split_of
 from crepe_datasets.scenegraph.types import Atom, Compound, Relationship, SceneGraph, SGObject
 
 
