@@ -1,7 +1,7 @@
 """``crepe add-images``: put the region crops into an existing dataset folder, shard by shard.
 
 Every parquet shard of a config whose rows name an image region (``image_file`` + ``bbox``) is
-rewritten with the ``image`` and ``image_license`` columns (:func:`~crepe_datasets.builders.images.embed_rows`,
+rewritten with the ``image`` and ``image_license`` columns (:func:`~crepe_datasets.scenegraph.crops.embed_rows`,
 the same as a build with ``--images``, so the shards are byte-identical to that build's); each
 shard is written to a temporary file and renamed over the old one, so a killed run leaves every
 shard either untouched or complete. A shard that already holds its crops (its parquet metadata
@@ -24,14 +24,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from crepe_datasets.builders.engines import make_engine
-from crepe_datasets.builders.image_digests import (
+from crepe_datasets.cards.image_digests import (
     IMAGES_SUMMARY,
     images_summary,
     note_on_card,
     shard_crop_info,
     with_crop_metadata,
 )
-from crepe_datasets.builders.images import (
+from crepe_datasets.cards.manifest import MANIFEST_NAME, read_manifest
+from crepe_datasets.scenegraph.crops import (
     CROP_RULE,
     VG_IMAGE_LICENSE,
     ImageCropper,
@@ -39,7 +40,6 @@ from crepe_datasets.builders.images import (
     embed_rows,
     image_features,
 )
-from crepe_datasets.cards.manifest import MANIFEST_NAME, read_manifest
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.provenance import (
     DropLog,

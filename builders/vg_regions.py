@@ -15,12 +15,12 @@ from typing import Any
 
 from tqdm import tqdm
 
-from crepe_datasets.builders.images import ImageCropper
 from crepe_datasets.builders.region_filter import RegionFilter
 from crepe_datasets.builders.writer import write_dataset
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
+from crepe_datasets.scenegraph.crops import ImageCropper
 from crepe_datasets.scenegraph.types import normalize_name
 from crepe_datasets.scenegraph.vg.folder import vg_files
 from crepe_datasets.scenegraph.visual_genome import iter_regions, read_image_data

@@ -27,13 +27,12 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from crepe_datasets.builders.image_digests import (
+from crepe_datasets.cards.image_digests import (
     IMAGES_SUMMARY,
     images_summary,
     note_on_card,
     with_crop_metadata,
 )
-from crepe_datasets.builders.images import ImageCropper, embed_rows, image_features
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest
 from crepe_datasets.cards.plots import (
     DROPS_PLOT,
@@ -45,6 +44,7 @@ from crepe_datasets.cards.plots import (
 from crepe_datasets.cards.portable import portable_manifest
 from crepe_datasets.cards.render import render_card
 from crepe_datasets.cards.verification import check_verification
+from crepe_datasets.scenegraph.crops import ImageCropper, embed_rows, image_features
 from crepe_datasets.scenegraph.errors import CrepeInputError, FailedChecksError
 from crepe_datasets.scenegraph.explain import explain_drops
 from crepe_datasets.scenegraph.outputs import check_output
@@ -251,7 +251,7 @@ def write_dataset(
         features: optional ``{config: datasets.Features}``; inferred from the rows otherwise.
         images: when given, every row's ``image_file`` + ``bbox`` region is embedded as an
             ``image`` column (``datasets.Image``, PNG) with an ``image_license`` column (see
-            :mod:`crepe_datasets.builders.images`); a row whose crop fails keeps an empty
+            :mod:`crepe_datasets.scenegraph.crops`); a row whose crop fails keeps an empty
             ``image`` (left out when ``images.drop_missing_rows``), counted by reason, and the
             manifest's ``summary["image_column"]`` gets the licence, crop rule and crop checksums.
         rows_per_shard: maximum rows per parquet file.

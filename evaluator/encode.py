@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from crepe_datasets.builders.images import CropError, ImageSource, crop_region, open_rgb
 from crepe_datasets.evaluator.datasets_io import ImageRef
 from crepe_datasets.evaluator.models import EncoderModel, safe_name
+from crepe_datasets.scenegraph.crops import CropError, ImageSource, crop_region, open_rgb
 from crepe_datasets.scenegraph.provenance import write_json_atomic
 
 _OPEN_IMAGES = 4
@@ -34,7 +34,7 @@ _OPEN_IMAGES = 4
 class RegionDataset:
     """``dataset[i]`` → ``(i, pixel tensor or None, failure reason or None)``.
 
-    Crops follow the builders' crop rule (:func:`crepe_datasets.builders.images.crop_region`),
+    Crops follow the builders' crop rule (:func:`crepe_datasets.scenegraph.crops.crop_region`),
     so a crop embedded in a dataset's ``image`` column and one cut here from the file have the
     same pixels. ``image_dir`` may be a folder or a zip of the images.
     """

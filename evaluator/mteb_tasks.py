@@ -37,8 +37,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.builders.images import IMAGE_COLUMN
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest, read_manifest
+from crepe_datasets.scenegraph.crops import IMAGE_COLUMN
 from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
 
 MTEB_TASK_TYPES = ("retrieval", "binary")

@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from crepe_datasets.builders.counter_images.terms import Terms
 from crepe_datasets.generators.negatives import from_compact
+from crepe_datasets.generators.terms import Terms
 from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.validation.invariants import InvariantReport
 

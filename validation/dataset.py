@@ -1,12 +1,13 @@
 """``crepe validate dataset`` as a function: files against the manifest, row invariants, audits
-(formatting shortcuts, untrained blind text-only baselines and the trained blind audit).
+(formatting shortcuts, untrained blind text-only baselines and the trained blind audit), and the
+checks registered for the manifest's dataset kind (:mod:`crepe_datasets.validation.registry`).
 
 Used by the command and by ``crepe publish``, which refuses to upload a folder that fails.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,15 @@ from crepe_datasets.cards.manifest import read_manifest
 from crepe_datasets.validation.blind import BlindReport, blind_audit
 from crepe_datasets.validation.files import FileReport, check_files
 from crepe_datasets.validation.invariants import InvariantReport, check_rows, read_tables
+from crepe_datasets.validation.registry import CheckInput, checks_for
 from crepe_datasets.validation.shortcuts import ShortcutReport, audit_rows
 from crepe_datasets.validation.trained_blind import TrainedReport, trained_audit
 
 
 @dataclass
 class DatasetValidation:
-    """The five reports; the row checks run only when the files match the manifest."""
+    """The five reports and the dataset's own checks (by name); the row checks run only when the
+    files match the manifest."""
 
     folder: Path
     files: FileReport
@@ -28,6 +31,7 @@ class DatasetValidation:
     shortcuts: ShortcutReport | None = None
     blind: BlindReport | None = None
     trained: TrainedReport | None = None
+    dataset_checks: dict[str, InvariantReport] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -39,6 +43,7 @@ class DatasetValidation:
             and self.shortcuts.passed
             and (self.blind is None or self.blind.passed)
             and (self.trained is None or self.trained.passed)
+            and all(report.passed for report in self.dataset_checks.values())
         )
 
     def failures(self) -> list[str]:
@@ -68,6 +73,8 @@ class DatasetValidation:
                 for c, r in self.trained.configs.items()
                 if r.get("target") and not r["passed"]
             ]
+        for name, report in self.dataset_checks.items():
+            out += [f"{name}: {c}: {k} = {n}" for (c, k), n in sorted(report.violations.items())]
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -78,15 +85,22 @@ class DatasetValidation:
             "shortcuts": self.shortcuts.to_dict() if self.shortcuts else None,
             "blind_baselines": self.blind.to_dict() if self.blind else None,
             "trained_blind": self.trained.to_dict() if self.trained else None,
+            "dataset_checks": {n: r.to_dict() for n, r in self.dataset_checks.items()},
         }
 
 
-def validate_dataset(folder: str | Path, lm_corpus: str | Path | None = None) -> DatasetValidation:
+def validate_dataset(
+    folder: str | Path, lm_corpus: str | Path | None = None, seen: str | Path | None = None
+) -> DatasetValidation:
     """Validate a dataset folder written by any builder of the toolkit.
+
+    The checks registered for the manifest's dataset kind run too; the caller imports the
+    builders' check modules (:mod:`crepe_datasets.builders.checks`) so that they are registered.
 
     Args:
         folder: the dataset folder.
         lm_corpus: caption corpus of the blind n-gram LM (default: the shipped counts).
+        seen: the training corpus's seen-tables folder, for the checks that re-derive splits.
 
     Raises:
         CrepeInputError: when ``folder`` is not a dataset folder (no readable manifest).
@@ -108,5 +122,10 @@ def validate_dataset(folder: str | Path, lm_corpus: str | Path | None = None) ->
     }
     result.shortcuts = audit_rows(with_negatives)
     result.blind = blind_audit(with_negatives, lm_corpus)
-    result.trained = trained_audit(with_negatives, dataset=read_manifest(folder).dataset)
+    manifest = read_manifest(folder)
+    result.trained = trained_audit(with_negatives, dataset=manifest.dataset)
+    given = CheckInput(folder, manifest, tables, Path(seen) if seen is not None else None)
+    result.dataset_checks = {
+        name: check(given) for name, check in checks_for(manifest.dataset).items()
+    }
     return result

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from crepe_datasets.builders.image_digests import IMAGES_SUMMARY, check_images
+from crepe_datasets.cards.image_digests import IMAGES_SUMMARY, check_images
 from crepe_datasets.cards.manifest import read_manifest
 from crepe_datasets.cards.publish import check_folder
 from crepe_datasets.scenegraph.errors import CrepeInputError

@@ -28,13 +28,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from crepe_datasets.builders.systematicity.split import (
-    SeenTables,
-    atom_key,
-    compound_key,
-    split_of,
-)
 from crepe_datasets.generators.negatives import from_compact
+from crepe_datasets.scenegraph.seen import SeenTables, atom_key, compound_key, split_of
 from crepe_datasets.validation.invariants import InvariantReport
 
 SET_SIZES = {"hn_atom": 4, "hn_comp": 6, "hn_comp_matched": 6}

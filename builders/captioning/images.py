@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from crepe_datasets.builders.images import CropError, ImageCropper, open_rgb
+from crepe_datasets.scenegraph.crops import CropError, ImageCropper, open_rgb
 
 
 class WholeImages(ImageCropper):

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from crepe_datasets.builders.counter_images.pool import PoolRegion, pool_sources, source_files
-from crepe_datasets.builders.counter_images.terms import Terms
+from crepe_datasets.generators.terms import Terms
 from crepe_datasets.scenegraph.provenance import (
     DropLog,
     cache_root,

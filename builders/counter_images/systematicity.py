@@ -54,8 +54,8 @@ def add_groups(
 
     Rows are spooled to disk under ``scratch`` (the build's temporary folder).
     """
-    from crepe_datasets.builders.counter_images.terms import Terms
     from crepe_datasets.builders.productivity.spool import SpooledRows
+    from crepe_datasets.generators.terms import Terms
     from crepe_datasets.validation.counter_groups import check_groups
 
     index, info = open_index(vg, list(pools), cache_dir)

@@ -192,8 +192,8 @@ def build_productivity(
     """
     from tqdm import tqdm
 
-    from crepe_datasets.builders.images import ImageCropper
     from crepe_datasets.builders.writer import write_dataset
+    from crepe_datasets.scenegraph.crops import ImageCropper
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
     from crepe_datasets.validation.blind import blind_audit
     from crepe_datasets.validation.foil_imbalance import foil_balance_summary

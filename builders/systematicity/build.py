@@ -23,12 +23,12 @@ from crepe_datasets.builders.systematicity.corpus_lm import corpus_lm
 from crepe_datasets.builders.systematicity.negatives import Refiner
 from crepe_datasets.builders.systematicity.pipeline import GraphLookup, batches, process_batch
 from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
-from crepe_datasets.builders.systematicity.split import SPLITS
 from crepe_datasets.builders.systematicity.texts import DEFAULT_CHUNK_TEXTS
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, SYSTEMATICITY_RATE
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.provenance import DropLog, InputFile
+from crepe_datasets.scenegraph.seen import SPLITS
 from crepe_datasets.scenegraph.version import __version__
 
 VG_FILES = ("region_descriptions.json", "image_data.json", "scene_graphs.json")
@@ -92,13 +92,13 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
     from tqdm import tqdm
 
     from crepe_datasets.builders.engines import make_engine
-    from crepe_datasets.builders.images import ImageCropper
     from crepe_datasets.builders.productivity.spool import SpooledRows
     from crepe_datasets.builders.systematicity.parser_quality import parser_quality
     from crepe_datasets.builders.systematicity.seen_source import resolve_seen
     from crepe_datasets.builders.systematicity.spelling import SpellingCorrector, vg_vocabulary
     from crepe_datasets.builders.systematicity.texts import image_texts, parsed_images
     from crepe_datasets.builders.writer import write_dataset
+    from crepe_datasets.scenegraph.crops import ImageCropper
     from crepe_datasets.scenegraph.visual_genome import (
         iter_regions,
         iter_scene_graphs,

@@ -6,9 +6,9 @@ from collections import Counter
 from typing import Any
 
 from crepe_datasets.builders.systematicity.rows import config_infos
-from crepe_datasets.builders.systematicity.split import SPLITS, SeenTables
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.metadata import CardInfo
+from crepe_datasets.scenegraph.seen import SPLITS, SeenTables
 
 # The paper's CC-12M build (SPEC §2.6), for comparison in the summary and the README.
 PAPER_CC12M = {

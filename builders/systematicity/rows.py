@@ -16,7 +16,7 @@ Configs:
   ``region_graph`` keep the region's own text and graph, ``second_compound`` the added compound.
 
 Every row carries ``atoms``, ``compounds``, ``unseen_atoms`` and ``unseen_compounds`` (string
-formats in :mod:`crepe_datasets.builders.systematicity.split`), so the split can be re-derived
+formats in :mod:`crepe_datasets.scenegraph.seen`), so the split can be re-derived
 from the row and the seen tables (:mod:`crepe_datasets.validation.systematicity` does).
 """
 
@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from crepe_datasets.builders.systematicity.split import HN_SPLITS, SPLITS, Classified, compound_key
+from crepe_datasets.builders.systematicity.split import HN_SPLITS, Classified
 from crepe_datasets.builders.systematicity.texts import RegionText
 from crepe_datasets.cards.metadata import ConfigInfo, TaskSpec
 from crepe_datasets.generators.negatives import compact_json
 from crepe_datasets.generators.negatives.comp import TextNegative
 from crepe_datasets.generators.negatives.comp_matched import MatchedSet
+from crepe_datasets.scenegraph.seen import SPLITS, compound_key
 
 CONFIG_SPLITS = {
     "raw": SPLITS,

@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 
 from crepe_datasets.builders.engines.base import Engine
-from crepe_datasets.builders.systematicity.split import SeenTables, load_seen
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.provenance import cache_root, combined_checksum, describe_inputs
+from crepe_datasets.scenegraph.seen import SeenTables, load_seen
 
 
 def training_cache_folder(spec: str, model: str | None, cache_dir: str | None = None) -> Path:

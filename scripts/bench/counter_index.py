@@ -69,7 +69,7 @@ def _queries(index, limit: int | None = None) -> list:
 
 def phase_build(vg: str, factual: str, folder: str) -> dict:
     from crepe_datasets.builders.counter_images.index import build_index
-    from crepe_datasets.builders.counter_images.terms import Terms
+    from crepe_datasets.generators.terms import Terms
 
     Terms.from_vg(vg).canon("object", "chairs")  # the project's lexicon (lemminflect, spellings)
     lexicon_mb = _peak_mb()
@@ -87,7 +87,7 @@ def phase_build(vg: str, factual: str, folder: str) -> dict:
 def phase_match(vg: str, folder: str) -> dict:
     from crepe_datasets.builders.counter_images.index import CounterIndex
     from crepe_datasets.builders.counter_images.match import find_counter
-    from crepe_datasets.builders.counter_images.terms import Terms
+    from crepe_datasets.generators.terms import Terms
 
     index = CounterIndex(folder, Terms.from_vg(vg))
     queries = _queries(index)
@@ -105,7 +105,7 @@ def phase_scan(vg: str, folder: str, limit: int) -> dict:
     """The same rule over every pool region, without the index (the baseline)."""
     from crepe_datasets.builders.counter_images.index import CounterIndex
     from crepe_datasets.builders.counter_images.match import _contradiction, exchange_of, find_map
-    from crepe_datasets.builders.counter_images.terms import Terms
+    from crepe_datasets.generators.terms import Terms
 
     index = CounterIndex(folder, Terms.from_vg(vg))
     regions = [index.region(n) for n in range(len(index))]

@@ -10,7 +10,7 @@ sizes here are indicative.
 
 Measured, in this process:
 
-* **crop**: every region cropped by :func:`crepe_datasets.builders.images.embed_rows` (decode,
+* **crop**: every region cropped by :func:`crepe_datasets.scenegraph.crops.embed_rows` (decode,
   crop rule, lossless PNG), crops per second on one core — what ``crepe add-images`` does per
   worker;
 * **size**: PNG bytes per 1,000 crops, and the parquet bytes of the image column written with the
@@ -84,8 +84,8 @@ def crop_and_size(rows: list[dict], images: Path) -> dict:
     import pyarrow.parquet as pq
     from PIL import Image
 
-    from crepe_datasets.builders.images import ImageCropper, embed_rows
     from crepe_datasets.builders.writer import PARQUET_OPTIONS
+    from crepe_datasets.scenegraph.crops import ImageCropper, embed_rows
 
     cropper = ImageCropper(images)
     start = time.perf_counter()

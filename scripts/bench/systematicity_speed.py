@@ -55,7 +55,7 @@ def _status_mib(key: str) -> float:
 def _seen(folder: Path):
     from crepe_datasets.builders.engines import InProcessEngine
     from crepe_datasets.builders.seen_build import build_seen_tables
-    from crepe_datasets.builders.systematicity.split import load_seen
+    from crepe_datasets.scenegraph.seen import load_seen
 
     if not (folder / "manifest.json").exists():
         build_seen_tables(f"coco:{CORPUS}", folder, InProcessEngine(), progress=False)

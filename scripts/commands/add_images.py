@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from crepe_datasets.builders.images import VG_IMAGE_LICENSE
+from crepe_datasets.scenegraph.crops import VG_IMAGE_LICENSE
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scripts.options import engine_options
 

@@ -1,4 +1,4 @@
-"""`crepe demo`, `crepe build vg-regions` and `crepe doctor`."""
+"""`crepe demo` and `crepe doctor`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.scripts.options import checked_output
 
 
-def _print_summary(built: list[tuple[str, Path, BuildManifest]], seconds: float) -> None:
+def print_summary(built: list[tuple[str, Path, BuildManifest]], seconds: float) -> None:
+    """Print each built dataset's counts and drops, then how to load it."""
     click.echo(f"\nBuilt {len(built)} demo dataset(s) in {seconds:.1f} s:")
     for name, folder, manifest in built:
         click.echo(f"\n  {name}  ->  {folder}")
@@ -91,32 +92,7 @@ def demo(out: Path, seed: int) -> None:
         click.echo(f"Building {name} ...")
         folder = out / name
         built.append((name, folder, step(inputs, folder, seed)))
-    _print_summary(built, time.time() - start)
-
-
-@checked_output("out", kind="dataset", inputs=("vg_dir", "images"))
-@click.command("vg-regions")
-@click.option(
-    "--vg",
-    "vg_dir",
-    type=click.Path(path_type=Path, exists=True, file_okay=False),
-    required=True,
-    help="Visual Genome folder (region_descriptions.json, image_data.json).",
-)
-@click.option(
-    "--images",
-    type=click.Path(path_type=Path, exists=True, file_okay=False),
-    default=None,
-    help="Image folder: embeds each region as a crop.",
-)
-@click.option("--out", type=click.Path(path_type=Path), required=True)
-def vg_regions(vg_dir: Path, images: Path | None, out: Path) -> None:
-    """Build crepe-vg-regions: filtered Visual Genome region crops and their descriptions."""
-    from crepe_datasets.builders.vg_regions import VGRegionsConfig, build_vg_regions
-
-    start = time.time()
-    manifest = build_vg_regions(VGRegionsConfig(vg_dir, out, images=images))
-    _print_summary([("crepe-vg-regions", out, manifest)], time.time() - start)
+    print_summary(built, time.time() - start)
 
 
 @click.command()
@@ -129,4 +105,3 @@ def doctor() -> None:
 
 
 COMMANDS = [demo, doctor]
-BUILD_COMMANDS = [vg_regions]

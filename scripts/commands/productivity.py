@@ -1,4 +1,4 @@
-"""`crepe build productivity` and `crepe validate dataset`."""
+"""`crepe build productivity`."""
 
 from __future__ import annotations
 
@@ -195,62 +195,4 @@ def build_productivity_cmd(
     click.echo(f'load: load_dataset("{folder}", "hn_swap", split="complexity_7")')
 
 
-@checked_output("json_out", kind="file")
-@click.command("dataset")
-@click.argument("folder", type=click.Path(path_type=Path))
-@click.option(
-    "--json-out", type=click.Path(path_type=Path), default=None, help="Write the report as JSON."
-)
-@click.option(
-    "--lm-corpus",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Caption corpus of the blind n-gram LM (default: shipped CC3M validation counts).",
-)
-def validate_dataset_cmd(folder: Path, json_out: Path | None, lm_corpus: Path | None) -> None:
-    """Check the files against the build manifest, every row's invariants, and text-only
-    shortcuts (formatting cues; blind baselines: word frequency, an n-gram LM, negation; text-only
-    classifiers trained on part of the sets)."""
-    from crepe_datasets.scenegraph.provenance import write_json_atomic
-    from crepe_datasets.validation.blind import blind_lines
-    from crepe_datasets.validation.dataset import validate_dataset
-    from crepe_datasets.validation.trained_blind import trained_lines
-
-    result = validate_dataset(folder, lm_corpus)
-    files = result.files
-    click.echo(
-        f"files: {'passed' if files.passed else 'FAILED'} ({files.files_checked} listed in the "
-        f"manifest, {files.rows:,} rows)"
-    )
-    for problem in files.problems:
-        click.echo(f"  {problem}")
-    inv, sc = result.invariants, result.shortcuts
-    if inv is not None and sc is not None:
-        click.echo(f"invariants: {'passed' if inv.passed else 'FAILED'} on {inv.rows:,} rows")
-        for (config, check), n in sorted(inv.violations.items()):
-            click.echo(f"  {config}: {check} = {n}")
-        for example in inv.examples:
-            click.echo(f"  e.g. {example}")
-        click.echo(f"{'config':<12} {'rows':>6} {'chance':>7} {'best R@1':>9}  baseline")
-        for config, audit in sorted(sc.configs.items()):
-            name, value = audit.best
-            flag = "ok" if audit.passed else "SHORTCUT"
-            click.echo(
-                f"{config:<12} {audit.rows:>6} {audit.chance:>7.3f} {value:>9.3f}  {name} ({flag})"
-            )
-        if result.blind is not None:
-            for line in blind_lines(result.blind.to_dict()):
-                click.echo(line)
-        if result.trained is not None:
-            for line in trained_lines(result.trained.to_dict()):
-                click.echo(line)
-    else:
-        click.echo("rows not checked: the files do not match the manifest")
-    if json_out:
-        write_json_atomic(json_out, result.to_dict())
-    if not result.passed:
-        raise click.ClickException(f"{folder} failed validation (see above)")
-
-
 BUILD_COMMANDS = [build_productivity_cmd]
-VALIDATE_COMMANDS = [validate_dataset_cmd]

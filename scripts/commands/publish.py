@@ -19,6 +19,7 @@ import click
 )
 def publish(folder: Path, repo_id: str, tag: str | None, private: bool, dry_run: bool) -> None:
     """Check a dataset folder, upload it as one commit and tag it."""
+    import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
     from crepe_datasets.cards.publish import plan_release
     from crepe_datasets.cards.publish import publish as do_publish
     from crepe_datasets.scenegraph.errors import CrepeInputError

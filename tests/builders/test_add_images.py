@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from crepe_datasets.builders.add_images import add_images
-from crepe_datasets.builders.images import CROP_RULE, open_rgb
+from crepe_datasets.scenegraph.crops import CROP_RULE, open_rgb
 from crepe_datasets.scenegraph.visual_genome import read_image_data
 from crepe_datasets.scripts.cli import main
 from crepe_datasets.validation.files import check_files

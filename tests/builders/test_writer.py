@@ -9,10 +9,10 @@ import pytest
 import yaml
 from PIL import Image
 
-from crepe_datasets.builders.images import ImageCropper
 from crepe_datasets.builders.writer import write_dataset
 from crepe_datasets.cards.manifest import BuildManifest, read_manifest
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
+from crepe_datasets.scenegraph.crops import ImageCropper
 from crepe_datasets.scenegraph.errors import CrepeInputError
 
 

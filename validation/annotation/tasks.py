@@ -103,7 +103,7 @@ def attach_images(
     crops = _embedded_crops(Path(dataset), items)
     source = "embedded crops"
     if not crops and images is not None:
-        from crepe_datasets.builders.images import ImageCropper
+        from crepe_datasets.scenegraph.crops import ImageCropper
 
         cropper = ImageCropper(images)
         crops = {

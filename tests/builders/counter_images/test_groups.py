@@ -7,12 +7,12 @@ import json
 
 import numpy as np
 
-from crepe_datasets.builders.counter_images.terms import Terms
 from crepe_datasets.builders.productivity.build import prepare_graph
 from crepe_datasets.evaluator.datasets_io import open_dataset
 from crepe_datasets.evaluator.metrics import group_metrics
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.terms import Terms
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs
 from crepe_datasets.validation.counter_groups import check_groups

@@ -10,7 +10,7 @@ from crepe_datasets.builders.counter_images.match import (
     part_whole,
     uncovered_words,
 )
-from crepe_datasets.builders.counter_images.terms import Terms
+from crepe_datasets.generators.terms import Terms
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 

@@ -66,12 +66,12 @@ def _image_graphs(ids: set[str]):
 
 
 def test_positives_hold_and_negatives_do_not(matched_build) -> None:
-    from crepe_datasets.builders.systematicity.split import SPLITS
     from crepe_datasets.generators.negatives.comp_matched import (
         compound_graph,
         inside,
         normalized_index,
     )
+    from crepe_datasets.scenegraph.seen import SPLITS
     from crepe_datasets.scenegraph.types import Box, Compound
 
     _, folder, manifest = matched_build

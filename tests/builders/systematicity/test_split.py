@@ -1,30 +1,15 @@
-"""Seen tables and the SC / UC / UA split (real corpus sample, parsed by parse-corpus's builder)."""
+"""The SC / UC / UA split of captions (real corpus sample, parsed by parse-corpus's builder).
+
+The seen tables themselves are tested in ``tests/scenegraph/test_seen.py``.
+"""
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
-import pytest
-
-from crepe_datasets.builders.systematicity.split import (
-    atom_key,
-    classify,
-    compound_key,
-    load_seen,
-    split_of,
-)
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.types import Atom, Compound, Relationship, SceneGraph, SGObject
-
-
-def test_keys() -> None:
-    assert atom_key(Atom("relationship", "on top of")) == "relationship:on top of"
-    assert compound_key(Compound("attribute_object", ("black", "dog"))) == "ao:black|dog"
-    assert compound_key(Compound("object_relationship_object", ("man", "hug", "child"))) == (
-        "oro:man|hug|child"
-    )
+from crepe_datasets.builders.systematicity.split import classify
+from crepe_datasets.scenegraph.seen import load_seen, split_of
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 
 def test_split_definitions(seen_folder: Path) -> None:
@@ -50,25 +35,3 @@ def test_split_definitions(seen_folder: Path) -> None:
     )
     assert rel.compounds == [f"oro:{obj}|on|zzyzxobject"] and rel.split == "unseen_atoms"
     assert split_of([], []) == "seen_compounds"
-
-
-def test_min_count_shrinks_seen(seen_folder: Path) -> None:
-    one, three = load_seen(seen_folder, 1), load_seen(seen_folder, 3)
-    assert three.atoms < one.atoms and three.compounds < one.compounds
-    with pytest.raises(CrepeInputError, match="min-count"):
-        load_seen(seen_folder, 0)
-
-
-def test_seen_folder_of_another_version(seen_folder: Path, tmp_path: Path) -> None:
-    old = tmp_path / "old"
-    shutil.copytree(seen_folder, old)
-    manifest = json.loads((old / "manifest.json").read_text())
-    manifest["parser_version"] = "crepe-rules-0.1"
-    (old / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(CrepeInputError, match=r"parser version 'crepe-rules-0\.1'"):
-        load_seen(old)
-    (old / "atoms.parquet").unlink()
-    with pytest.raises(CrepeInputError, match=r"no atoms\.parquet"):
-        load_seen(old)
-    with pytest.raises(CrepeInputError, match=r"no atoms\.parquet"):
-        load_seen(tmp_path / "missing")

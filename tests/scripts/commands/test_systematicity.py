@@ -39,6 +39,15 @@ def test_build_then_validate(tmp_path: Path, capsys) -> None:
     printed = capsys.readouterr().out
     assert "row checks: passed" in printed and "paper, CC-12M" in printed
     assert main(["validate", "dataset", str(out), "--json-out", str(tmp_path / "r.json")]) == 0
+    # with the seen tables, validation runs the build's own systematicity checks, with its result
+    (seen,) = cache.iterdir()
+    capsys.readouterr()
+    checked = ["validate", "dataset", str(out), "--seen", str(seen), "--json-out"]
+    assert main([*checked, str(tmp_path / "s.json")]) == 0
+    assert "systematicity_checks: passed" in capsys.readouterr().out
+    built = json.loads((out / "build_manifest.json").read_text())["validation"]
+    with_seen = json.loads((tmp_path / "s.json").read_text())["dataset_checks"]
+    assert with_seen["systematicity_checks"] == built["systematicity_checks"]
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["invariants"]["passed"] and report["shortcuts"]["passed"]
     assert set(report["shortcuts"]["configs"]) == {"hn_atom", "hn_comp"}

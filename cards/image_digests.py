@@ -2,7 +2,7 @@
 
 Each split's crops get one SHA-256: of the lines ``sha256(crop bytes)`` (``-`` for a row without
 a crop), in row order, over the split's shards. Each shard written with crops carries, in its
-parquet key-value metadata (:data:`~crepe_datasets.builders.images.SHARD_METADATA_KEY`), the crop
+parquet key-value metadata (:data:`~crepe_datasets.scenegraph.crops.SHARD_METADATA_KEY`), the crop
 rule and its failed crops by reason, so that the counts survive a resumed ``crepe add-images``.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from crepe_datasets.builders.images import (
+from crepe_datasets.scenegraph.crops import (
     CROP_RULE,
     IMAGE_COLUMN,
     SHARD_METADATA_KEY,

@@ -1,0 +1,46 @@
+"""The checks a crepe-systematicity build runs beyond every dataset's, registered for
+``crepe validate dataset`` (:mod:`crepe_datasets.validation.registry`).
+
+``systematicity_checks`` is the build manifest's ``validation.systematicity_checks``: every row's
+atom and compound lists re-derived from its scene graph, its split re-derived from them, set sizes
+and negatives (:func:`crepe_datasets.validation.systematicity.check_tables`). With the training
+corpus's seen tables (``--seen``) the unseen lists are re-derived from them as the build did; the
+folder must hold the corpus the dataset was built from (same corpus checksum).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.scenegraph.seen import load_seen
+from crepe_datasets.validation.invariants import InvariantReport
+from crepe_datasets.validation.registry import CheckInput, register_check
+from crepe_datasets.validation.systematicity import check_tables
+
+DATASET = "crepe-systematicity"
+
+
+def systematicity_checks(given: CheckInput) -> InvariantReport:
+    """The row checks of the build, with the seen tables when ``given.seen`` names them.
+
+    Raises:
+        CrepeInputError: when the seen folder was made from another corpus than the dataset's.
+    """
+    seen = None
+    if given.seen is not None:
+        corpus: dict[str, Any] = (given.manifest.summary or {}).get("training_corpus") or {}
+        seen = load_seen(given.seen, int(corpus.get("min_count") or 1))
+        expected = corpus.get("corpus_sha256")
+        if expected and seen.manifest.get("corpus_sha256") != expected:
+            raise CrepeInputError(
+                f"seen folder {given.seen} was parsed from another corpus than {given.folder} "
+                f"was built from ({corpus.get('corpus')})."
+            )
+    report = check_tables(given.tables, seen)
+    if seen is None:
+        report.skipped["unseen_lists_against_seen_tables (no --seen)"] = report.rows
+    return report
+
+
+register_check(DATASET, "systematicity_checks", systematicity_checks)
