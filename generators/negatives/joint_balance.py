@@ -48,19 +48,25 @@ MAX_PASSES = 4
 
 def graph_features(graph: SceneGraph) -> Counter:
     """Atoms by kind and the adjacent pairs of a graph (module docstring), with counts."""
-    by_id = graph.object_by_id()
-    out: Counter = Counter((a.type, a.text) for a in graph.atoms())
-    for o in graph.objects:
-        out.update(("attribute_object", f"{a} {o.name}") for a in o.attributes)
-        attrs = sorted(o.attributes)
-        out.update(
-            ("attribute_attribute", f"{a} {b}") for i, a in enumerate(attrs) for b in attrs[i + 1 :]
-        )
+    names = {o.id: o.name for o in graph.objects}
+    out: list[Feature] = []
+    for o in graph.objects:  # the atoms as SceneGraph.atoms() counts them, and their pairs
+        out.append(("object", o.name))
+        out += [("attribute", a) for a in o.attributes]
+        out += [("attribute_object", f"{a} {o.name}") for a in o.attributes]
+        if len(o.attributes) > 1:
+            attrs = sorted(o.attributes)
+            out += [
+                ("attribute_attribute", f"{a} {b}")
+                for i, a in enumerate(attrs)
+                for b in attrs[i + 1 :]
+            ]
     for r in graph.relationships:
-        if r.subject in by_id and r.object in by_id:
-            out[("subject_relation", f"{by_id[r.subject].name} {r.predicate}")] += 1
-            out[("relation_object", f"{r.predicate} {by_id[r.object].name}")] += 1
-    return out
+        if r.subject in names and r.object in names:
+            out.append(("relationship", r.predicate))
+            out.append(("subject_relation", f"{names[r.subject]} {r.predicate}"))
+            out.append(("relation_object", f"{r.predicate} {names[r.object]}"))
+    return Counter(out)
 
 
 def feature_delta(positive: Counter, negative: SceneGraph) -> dict[Feature, int]:

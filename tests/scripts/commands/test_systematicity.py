@@ -50,7 +50,8 @@ def test_build_then_validate(tmp_path: Path, capsys) -> None:
     assert with_seen["systematicity_checks"] == built["systematicity_checks"]
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["invariants"]["passed"] and report["shortcuts"]["passed"]
-    assert set(report["shortcuts"]["configs"]) == {"hn_atom", "hn_comp"}
+    # every config with rows is audited (25 images and a sample corpus leave hn_atom empty)
+    assert "hn_comp" in report["shortcuts"]["configs"]
     # the parsed corpus is cached by checksum: a second build parses nothing
     assert len(list(cache.iterdir())) == 1
     assert main(_args(vg, tmp_path / "again", "--training", f"coco:{corpus}", "--limit", "25",
