@@ -24,11 +24,16 @@ rank among them is balanced under the generation-time blind scorers:
    count per candidate), so its row leaves that config (and ``hn_all``), not the dataset.
 
 Before step 3, HN-ATOM pools pass the foil ledger
-(:mod:`crepe_datasets.generators.negatives.foil_balance`, one per complexity in the chunk): only
+(:mod:`crepe_datasets.generators.negatives.foil_balance`, one per chunk): only
 candidates that keep every word's foil and truth uses balanced within the ledger's cap, and no
 two with the same or synonymous foils, stay in the pool, best balancing first; the others are
 dropped (reason ``atom_foil_unbalanced``, one count per candidate), and an item whose pool falls
 below ``k`` loses its HN-ATOM negatives (``atom_no_balanced_foils``).
+
+At the end of the chunk, :func:`finish` revises the choices of all its sets of a type
+together (:mod:`crepe_datasets.generators.negatives.joint_balance`): a chosen negative gives way
+to an unchosen one of the same marks under both scorers (so nothing above changes) when that
+brings the negatives' words and word pairs closer to the positives'.
 
 The chosen negatives move to the front of the item's list (the configs take the first ``k``);
 the others stay behind them, unused. :class:`RefineStats` counts sets, candidates, those
