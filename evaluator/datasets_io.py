@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.cards.manifest import MANIFEST_NAME, read_manifest
+from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest, read_manifest
 from crepe_datasets.cards.metadata import TaskSpec
 from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
 from crepe_datasets.scenegraph.provenance import DropLog, sha256_file
@@ -205,11 +205,23 @@ def _select(configs: dict[str, TaskSpec], wanted: str | None, spec: str) -> dict
     return {wanted: usable[wanted]}
 
 
+def _built_configs(manifest: BuildManifest) -> dict[str, TaskSpec]:
+    """Config → task of the manifest's configs that have rows (a small build may leave one
+    empty, and an empty config has no data files to load); all of them when the manifest does
+    not count rows."""
+    counts = manifest.counts or {}
+    return {
+        k: v.task
+        for k, v in manifest.configs.items()
+        if not counts or sum((counts.get(k) or {}).values()) > 0
+    }
+
+
 def open_folder(spec: str, folder: Path, config: str | None) -> DatasetSource:
     """A local dataset folder (``build_manifest.json`` + parquet shards)."""
     manifest = read_manifest(folder)
     digest = sha256_file(folder / MANIFEST_NAME)
-    configs = _select({k: v.task for k, v in manifest.configs.items()}, config, spec)
+    configs = _select(_built_configs(manifest), config, spec)
     return DatasetSource(
         spec, manifest.dataset, manifest.version, f"manifest:{digest}", configs,
         lambda c: _hf_rows(str(folder), c, None),
@@ -229,7 +241,7 @@ def open_hub(spec: str, repo: str, config: str | None, revision: str | None) -> 
         ) from err
     manifest = read_manifest(Path(path).parent)
     digest = sha256_file(path)
-    configs = _select({k: v.task for k, v in manifest.configs.items()}, config, spec)
+    configs = _select(_built_configs(manifest), config, spec)
     rev = revision or "main"
     return DatasetSource(
         spec, manifest.dataset, f"{manifest.version}@{rev}", f"hub:{repo}@{rev}:{digest}", configs,

@@ -103,3 +103,20 @@ def test_region_loader_reports_why_a_crop_failed(demo) -> None:
         (None, "unreadable_image"),
         (None, "no_image_reference"),
     ]
+
+
+def test_configs_a_build_left_empty_are_not_evaluated():
+    """A small build can leave a config without rows (and without data files): the evaluator
+    takes the configs the manifest counts rows for."""
+    from crepe_datasets.cards.manifest import BuildManifest
+    from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
+    from crepe_datasets.evaluator.datasets_io import _built_configs
+
+    task = TaskSpec(type="retrieval")
+    manifest = BuildManifest(
+        "toy", "0.1.0", "toy", CardInfo("Toy", "A toy dataset."),
+        configs={n: ConfigInfo(n, "", task) for n in ("hn_atom", "hn_all")},
+    )  # fmt: skip
+    assert set(_built_configs(manifest)) == {"hn_atom", "hn_all"}  # rows not counted
+    manifest.counts = {"hn_atom": {"complexity_4": 3}, "hn_all": {"complexity_4": 0}}
+    assert set(_built_configs(manifest)) == {"hn_atom"}

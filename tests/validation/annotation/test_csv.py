@@ -35,7 +35,7 @@ def _fill(path, label_for):
     return rows
 
 
-def test_sheet_round_trip_and_report(sample, tmp_path):
+def test_sheet_round_trip_and_report(sample, productivity_build, tmp_path):
     sheet = tmp_path / "sheet.csv"
     assert (
         main(
@@ -44,8 +44,10 @@ def test_sheet_round_trip_and_report(sample, tmp_path):
         == 0
     )
     items = (sample / "items.jsonl").read_text().splitlines()
-    # 3 negative types × complexities 4..12 × 3 items, both annotators.
-    assert len(items) == 81
+    # 3 items per negative type and complexity with rows of that type's config
+    counts = json.loads((productivity_build / "build_manifest.json").read_text())["counts"]
+    filled = [n for t in ("atom", "swap", "negate") for n in counts[f"hn_{t}"].values() if n]
+    assert len(items) == 3 * len(filled) >= 60
     rows = _fill(sheet, lambda n, row: "no" if row["annotator"] == "bob" and n % 9 == 0 else "Yes")
     assert len(rows) == 2 * len(items)
     assert main(["annotate", "import-csv", str(sample), str(sheet)]) == 0
@@ -56,7 +58,7 @@ def test_sheet_round_trip_and_report(sample, tmp_path):
     assert main(["annotate", "report", str(sample), "--dataset", dataset, "--no-card"]) == 0
     report = json.loads((sample / "report.json").read_text())
     strata = {(s["negative_type"], s["complexity"]) for s in report["strata"]}
-    assert len(strata) == 27 and report["annotators"] == 2
+    assert len(strata) == len(filled) and report["annotators"] == 2
 
 
 @pytest.mark.parametrize(
