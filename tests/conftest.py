@@ -52,3 +52,18 @@ def unwritable_target(tmp_path: Path, name: str) -> str:
 def shared_data() -> Path:
     """The folder of real public samples (``../shared/data``)."""
     return require_shared()
+
+
+SEEN_CORPUS = ("coco", "minyus_samples", "captions_val2014.json_samples.json")
+
+
+@pytest.fixture(scope="module")
+def seen_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Seen tables of the 100-caption COCO sample, made by parse-corpus's builder."""
+    from crepe_datasets.builders.engines import InProcessEngine
+    from crepe_datasets.builders.seen_build import build_seen_tables
+
+    corpus = require_shared(*SEEN_CORPUS)
+    out = tmp_path_factory.mktemp("seen")
+    build_seen_tables(f"coco:{corpus}", out, InProcessEngine(), progress=False)
+    return out

@@ -11,21 +11,6 @@ import pytest
 from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scenegraph.seen import atom_key, compound_key, load_seen
 from crepe_datasets.scenegraph.types import Atom, Compound
-from tests.conftest import require_shared
-
-CORPUS = ("coco", "minyus_samples", "captions_val2014.json_samples.json")
-
-
-@pytest.fixture(scope="module")
-def seen_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Seen tables of the 100-caption COCO sample, made by parse-corpus's builder."""
-    from crepe_datasets.builders.engines import InProcessEngine
-    from crepe_datasets.builders.seen_build import build_seen_tables
-
-    corpus = require_shared(*CORPUS)
-    out = tmp_path_factory.mktemp("seen")
-    build_seen_tables(f"coco:{corpus}", out, InProcessEngine(), progress=False)
-    return out
 
 
 def test_keys() -> None:
