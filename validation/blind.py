@@ -12,6 +12,10 @@ baseline without information scores chance exactly (expected R@1, as in
   another). Productivity negatives are chosen with a model trained on COCO captions, so this
   is a held-out judge;
 * ``formatting`` — the best of the formatting cues of :mod:`crepe_datasets.validation.shortcuts`;
+* ``set_structure`` — the best of the set-level judges of
+  :mod:`crepe_datasets.validation.set_structure`, which score each text against the other texts
+  of its set: "pick the text the others were made from" (the positive of a set whose negatives
+  change different atoms shares the most words and pairs with the rest);
 * ``no_negation`` — "pick the caption without a negation word". It is reported everywhere but
   counts toward no verdict where negation is the point (``hn_negate``, ``hn_all``): inherent
   to negation sets, not a defect.
@@ -43,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crepe_datasets.validation.set_structure import SET_JUDGES
 from crepe_datasets.validation.shortcuts import FEATURES, MARGIN
 
 HELD_OUT_COUNTS = Path(__file__).resolve().parent / "data" / "ngrams_cc3m_validation.json.gz"
@@ -93,6 +98,8 @@ INHERENT_CUES = {
     "hn_comp": "length: each negative joins two compounds, so it is longer than the caption "
     "(inherent to HN-COMP; not counted toward the verdict)",
 }
+# Families whose R@1 is the best of several cues (keys ``family:cue:direction``)
+BEST_OF = ("formatting", "set_structure")
 _NEGATION = re.compile(r"\b(no|not|never|nothing|none|nobody|without|n't)\b", re.IGNORECASE)
 
 
@@ -125,7 +132,7 @@ class BlindResult:
         """R@1 per baseline family and direction; ``formatting`` is its best cue."""
         out: dict[str, float] = {}
         for key, value in self.r1().items():
-            family = "formatting" if key.startswith("formatting:") else key
+            family = key.split(":")[0] if key.startswith(BEST_OF) else key
             out[family] = max(out.get(family, 0.0), value)
         return out
 
@@ -196,6 +203,11 @@ class BlindAuditor:
             for d, values in (("max", scores), ("min", [-s for s in scores])):
                 key = f"formatting:{feature}:{d}"
                 sums[key] = sums.get(key, 0.0) + _r1(values)
+        for judge, set_fn in SET_JUDGES.items():
+            scores = set_fn(texts)
+            for d, values in (("max", scores), ("min", [-s for s in scores])):
+                key = f"set_structure:{judge}:{d}"
+                sums[key] = sums.get(key, 0.0) + _r1(values)
 
     def describe(self) -> dict[str, Any]:
         return {"ngram_lm": self.lm.describe(), "word_frequency": "wordfreq (English)"}
@@ -203,7 +215,7 @@ class BlindAuditor:
 
 def counted_baselines(config: str) -> tuple[str, ...]:
     """The baselines that decide a config's verdict (negation cue excluded for negation sets)."""
-    base = ("word_frequency", "ngram_lm", "formatting")
+    base = ("word_frequency", "ngram_lm", "formatting", "set_structure")
     return base if config in NEGATION_CONFIGS else (*base, "no_negation")
 
 
@@ -284,6 +296,7 @@ COLUMNS = (
     ("ngram_lm:max", "LM max"),
     ("ngram_lm:min", "LM min"),
     ("formatting", "format"),
+    ("set_structure", "set"),
     ("no_negation:max", "no neg."),
 )
 

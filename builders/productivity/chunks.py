@@ -188,6 +188,7 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
             ledger=refine_state.ledger,
             vocab=vocab,
             forecast=k,
+            same_atom=k,
         )
         done = render_items(items, writers, drops)
         drop_other_captions(done, drops)

@@ -45,7 +45,7 @@ from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import negate_negatives
-from crepe_datasets.generators.negatives.swap import swap_negatives
+from crepe_datasets.generators.negatives.swap import orbit_negatives
 from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph
 
@@ -159,6 +159,7 @@ def add_candidates(
     ledger: FoilLedger | None = None,
     vocab: Counter | None = None,
     forecast: int = 0,
+    same_atom: int = 0,
 ) -> None:
     """Each item's negative candidates (HN-ATOM, HN-SWAP, HN-NEG) from the image graph ``g``.
 
@@ -167,7 +168,9 @@ def add_candidates(
     steers HN-ATOM foils toward balanced word uses: a copy of it records each item's first
     ``forecast`` candidates (those the refinement most likely keeps), so that the image's later
     items do not all reach for the same foils; ``vocab`` (``(kind, word)`` counts of the
-    chunk's image graphs) favours foils that are words of them.
+    chunk's image graphs) favours foils that are words of them. ``same_atom`` (the set size):
+    an item's HN-ATOM candidates all replace one atom
+    (:func:`~crepe_datasets.generators.negatives.atom.atom_negatives`).
     """
     index = GraphIndex(g)
     ledger = ledger.copy() if ledger is not None else None
@@ -175,12 +178,12 @@ def add_candidates(
         n, k, sub = item.n, item.walk, item.graph
         rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
         atoms = atom_negatives(
-            sub, index, rngs["atom"], candidates_per_type, drops, ranker, ledger, vocab
+            sub, index, rngs["atom"], candidates_per_type, drops, ranker, ledger, vocab, same_atom
         )
         if ledger is not None:
             ledger.record([c.exchange for c in atoms[:forecast]], positive_atoms(sub))  # type: ignore[misc]
         item.candidates += atoms
-        item.candidates += swap_negatives(sub, index, rngs["swap"], candidates_per_type, n, drops)
+        item.candidates += orbit_negatives(sub, index, rngs["swap"], drops, vocab)
         item.candidates += negate_negatives(
             sub, index, rngs["negate"], min(candidates_per_type, NEGATE_CANDIDATES), drops
         )

@@ -30,6 +30,13 @@ two with the same or synonymous foils, stay in the pool, best balancing first; t
 dropped (reason ``atom_foil_unbalanced``, one count per candidate), and an item whose pool falls
 below ``k`` loses its HN-ATOM negatives (``atom_no_balanced_foils``).
 
+HN-ATOM candidates come in groups that each replace one atom of the positive
+(:func:`crepe_datasets.generators.negatives.atom.atom_groups`), and a set's ``k`` negatives
+come from one group, so its texts differ from each other at one place only (no text is the one
+the others were made from: :mod:`crepe_datasets.validation.set_structure`). The groups are
+tried in turn, each through the foil ledger and the balanced choice above; the first that gives
+a choice is kept, the candidates of the later ones are dropped (``atom_other_atom_chosen``).
+
 At the end of the chunk, :func:`finish` revises the choices of all its sets of a type
 together (:mod:`crepe_datasets.generators.negatives.joint_balance`): a chosen negative gives way
 to an unchosen one of the same marks under both scorers (so nothing above changes) when that
@@ -45,6 +52,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from crepe_datasets.builders.productivity.items import Negative, RenderedItem
+from crepe_datasets.generators.negatives.atom import atom_groups
 from crepe_datasets.generators.negatives.foil_balance import (
     Exchange,
     FoilLedger,
@@ -73,6 +82,9 @@ from crepe_datasets.scenegraph.types import SceneGraph
 
 REFINED_TYPES = ("atom", "swap")
 FOIL_BALANCED_TYPES = ("atom",)
+# types whose candidates come in groups (HN-ATOM: one replaced atom; HN-SWAP: the arrangements
+# of three places); a set takes all its negatives from one group
+ONE_ATOM_TYPES = ("atom", "swap")
 STAGE = "productivity_refinement"
 
 
@@ -242,40 +254,120 @@ def refine(
     for r in rendered:
         for t in types:
             pool = [neg for neg in r.negatives if neg.type == t]
-            exchanges: list[Exchange | None] = []
-            ledger = state.ledger if t in FOIL_BALANCED_TYPES else None
-            if ledger is not None and pool:
-                pool, exchanges = _balanced_pool(r, t, pool, ledger, k, stats, drops)
-            if len(pool) < k:
-                continue
-            c = stats.counts[t]
-            c["sets"] += 1
-            c["candidates"] += len(pool)
-            balance = state.balances[(t, r.item.n)]
-            base = [fn(r.caption) for fn in scorers[:2]]
-            states = [
-                tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))
-                for neg in pool
-            ]
-            chosen = choose_balanced(states, k, balance.seen % (k + 1), balance)  # type: ignore[arg-type]
             others = [neg for neg in r.negatives if neg.type != t]
-            if chosen is None:
-                c["sets_without_balanced_choice"] += 1
-                c["discarded"] += len(pool)
-                if drops is not None:
-                    drops.drop(STAGE, f"{t}_no_balanced_choice", r.caption, n=len(pool))
-                r.negatives = others
-                continue
-            c["discarded"] += len(pool) - k
-            c["changed"] += chosen != list(range(k))
-            if ledger is not None and exchanges:
-                ledger.record(
-                    (exchanges[i] for i in chosen),  # type: ignore[misc]
-                    positive_atoms(r.item.graph),
-                )
-            _place(r, t, pool, chosen)
-            if state.joint is not None:
-                _keep_for_joint(state.joint, ledger, r, t, pool, states, chosen, k)
+            groups = atom_groups(pool) if t in ONE_ATOM_TYPES else [pool]
+            if len(groups) > 1 and t not in FOIL_BALANCED_TYPES:
+                groups.sort(key=lambda g: _group_order(r, t, g, scorers, k, state))
+            for n, group in enumerate(groups):
+                r.negatives = others + group
+                if _refine_group(r, t, group, scorers, k, stats, drops, state):
+                    rest = sum(len(g) for g in groups[n + 1 :])
+                    if drops is not None and rest:
+                        drops.drop(STAGE, f"{t}_other_atom_chosen", r.caption, n=rest)
+                    break
+                counted = state.ledger is not None and t in FOIL_BALANCED_TYPES  # by the ledger
+                if n + 1 < len(groups) and drops is not None and len(group) < k and not counted:
+                    drops.drop(STAGE, f"{t}_fewer_than_k_for_atom", r.caption, n=len(group))
+
+
+def _states(
+    r: RenderedItem, pool: Sequence[Negative], scorers: Sequence[Callable[[str], float]]
+) -> list[State]:
+    """Each candidate's state under the first two scorers: above, tied with or below the caption."""
+    base = [fn(r.caption) for fn in scorers[:2]]
+    return [
+        tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))  # type: ignore[misc]
+        for neg in pool
+    ]
+
+
+def _target_miss(
+    r: RenderedItem,
+    group: Sequence[Negative],
+    scorers: Sequence[Callable[[str], float]],
+    k: int,
+    balance: Balance,
+) -> float:
+    """How far the balanced choice from ``group`` would miss the set's target (step 3's cost;
+    infinite when the group gives no allowed choice), without changing ``balance``."""
+    if len(group) < k:
+        return math.inf
+    states = _states(r, group, scorers)
+    target = balance.seen % (k + 1)
+    trial = Balance(balance.seen, list(balance.first), list(balance.last))
+    chosen = choose_balanced(states, k, target, trial)
+    if chosen is None:
+        return math.inf
+    return float(sum(abs(sum(states[i][s] >= 0 for i in chosen) - target) for s in (0, 1)))
+
+
+def _group_order(
+    r: RenderedItem,
+    t: str,
+    group: Sequence[Negative],
+    scorers: Sequence[Callable[[str], float]],
+    k: int,
+    state: RefineState,
+) -> tuple[bool, float, float]:
+    """The order in which a set's groups (HN-SWAP orbits) are tried: those the balance allows
+    first; among them, the one closest to the set's target, then the one whose word pairs bring
+    the negatives' pairs closest to ``k`` times the positives' (the distance of
+    :mod:`~crepe_datasets.generators.negatives.joint_balance`, as the joint choice lowers it for
+    HN-ATOM)."""
+    miss = _target_miss(r, group, scorers, k, state.balances[(t, r.item.n)])
+    joint = (state.joint or {}).get(t)
+    if joint is None or math.isinf(miss):
+        return (math.isinf(miss), miss, 0.0)
+    positive = graph_features(r.item.graph)
+    delta: Counter = Counter()
+    for neg in group[:k]:
+        delta.update(feature_delta(positive, _negative_graph(neg)))
+    return (False, miss, joint.balance.change(dict(delta)))
+
+
+def _refine_group(
+    r: RenderedItem,
+    t: str,
+    pool: list[Negative],
+    scorers: Sequence[Callable[[str], float]],
+    k: int,
+    stats: RefineStats,
+    drops: DropLog | None,
+    state: RefineState,
+) -> bool:
+    """Choose ``k`` of ``pool`` (the item's candidates of type ``t``) and place them; ``False``
+    when the pool gives no balanced choice (its candidates are then dropped, counted) or has
+    fewer than ``k``."""
+    exchanges: list[Exchange | None] = []
+    ledger = state.ledger if t in FOIL_BALANCED_TYPES else None
+    if ledger is not None and pool:
+        pool, exchanges = _balanced_pool(r, t, pool, ledger, k, stats, drops)
+    if len(pool) < k:
+        return False
+    c = stats.counts[t]
+    c["sets"] += 1
+    c["candidates"] += len(pool)
+    balance = state.balances[(t, r.item.n)]
+    states = _states(r, pool, scorers)
+    chosen = choose_balanced(states, k, balance.seen % (k + 1), balance)  # type: ignore[arg-type]
+    if chosen is None:
+        c["sets_without_balanced_choice"] += 1
+        c["discarded"] += len(pool)
+        if drops is not None:
+            drops.drop(STAGE, f"{t}_no_balanced_choice", r.caption, n=len(pool))
+        r.negatives = [neg for neg in r.negatives if neg.type != t]
+        return False
+    c["discarded"] += len(pool) - k
+    c["changed"] += chosen != list(range(k))
+    if ledger is not None and exchanges:
+        ledger.record(
+            (exchanges[i] for i in chosen),  # type: ignore[misc]
+            positive_atoms(r.item.graph),
+        )
+    _place(r, t, pool, chosen)
+    if state.joint is not None:
+        _keep_for_joint(state.joint, ledger, r, t, pool, states, chosen, k)
+    return True
 
 
 def _place(r: RenderedItem, t: str, pool: list[Negative], chosen: Sequence[int]) -> None:
@@ -308,7 +400,7 @@ def _keep_for_joint(
     deltas = [feature_delta(positive, _negative_graph(neg)) for neg in pool]
     exclusive = [
         frozenset((neg.exchange[0], w) for w in foil_synonyms(neg.exchange[2]))
-        if neg.exchange
+        if neg.exchange and t in FOIL_BALANCED_TYPES
         else frozenset()
         for neg in pool
     ]
