@@ -1,7 +1,7 @@
 """crepe-datasets: build, validate, publish and evaluate compositionality benchmarks.
 
-The repository keeps one folder per layer at its root (``scenegraph/``, ``builders/``,
-``generators/``, ``validation/``, ``cards/``, ``evaluator/``, ``scripts/``); ``setup.py`` maps
+The repository keeps one folder per layer at its root (``scenegraph/``, ``sources/``,
+``generators/``, ``cards/``, ``validation/``, ``builders/``, ``evaluator/``, ``scripts/``); ``setup.py`` maps
 each of them under this package, so that installed they are ``crepe_datasets.scenegraph``,
 ``crepe_datasets.builders`` and so on, and nothing else lands on a user's import path.
 

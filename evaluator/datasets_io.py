@@ -251,10 +251,11 @@ def open_hub(spec: str, repo: str, config: str | None, revision: str | None) -> 
 
 def open_dataset(spec: str) -> DatasetSource:
     """Resolve a dataset spec (see the module docstring)."""
-    from crepe_datasets.evaluator.compat import COMPAT_KINDS, open_compat
+    from crepe_datasets.evaluator.compat import open_compat
+    from crepe_datasets.sources.releases import RELEASES
 
     kind, _, rest = spec.partition(":")
-    if kind in COMPAT_KINDS and rest:
+    if kind in RELEASES and rest:
         return open_compat(spec, kind, rest)
     if Path(spec).is_dir():
         return open_folder(spec, Path(spec), None)

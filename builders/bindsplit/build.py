@@ -106,9 +106,9 @@ def build_bindsplit(settings: BindSplitSettings) -> tuple[Path, BuildManifest]:
         CrepeInputError: no benchmark given, a wrong name or path, or an empty training corpus.
     """
     from crepe_datasets.builders.bindsplit.extract import load_extractor_nlp
-    from crepe_datasets.builders.sources.corpus import corpus_files
     from crepe_datasets.builders.writer import write_dataset
     from crepe_datasets.scenegraph.resources import spacy_model_version
+    from crepe_datasets.sources.corpus import corpus_files
 
     if not settings.benchmarks:
         raise CrepeInputError("give at least one --benchmark NAME with its --benchmark-path PATH.")

@@ -21,12 +21,12 @@ def corpus_lm(spec: str | None, scratch: Path) -> Callable[[str], float] | None:
     """The bigram LM score of the ``KIND:PATH`` corpus ``spec`` (``None`` without one)."""
     if not spec:
         return None
-    from crepe_datasets.builders.sources.corpus import iter_corpus
     from crepe_datasets.generators.filters.frequency_lm import (
         FrequencyLMRanker,
         count_ngrams,
         save_counts,
     )
+    from crepe_datasets.sources.corpus import iter_corpus
 
     counts = count_ngrams((r.text for r in iter_corpus(spec, DropLog())), spec.split(":", 1)[0])
     path = scratch / "training_corpus_ngrams.json.gz"

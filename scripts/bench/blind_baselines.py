@@ -41,8 +41,8 @@ TYPES = {"atom": "hn_atom", "swap": "hn_swap", "negate": "hn_negate"}
 
 def release_sets(folder: Path) -> dict[str, dict[int, list[list[str]]]]:
     """``{type: {n: [[caption, *negatives], …]}}`` of CREPE's release."""
-    from crepe_datasets.builders.sources.crepe_release import read_crepe_release
     from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.sources.crepe_release import read_crepe_release
 
     sets: dict[str, dict[int, list[list[str]]]] = defaultdict(lambda: defaultdict(list))
     for sample in read_crepe_release(folder, DropLog()):

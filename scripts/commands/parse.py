@@ -61,9 +61,9 @@ def parse_cmd(input_path: Path, out: Path, batch_size: int, model: str | None) -
     """
     from tqdm import tqdm
 
-    from crepe_datasets.builders.sources.caption_lines import read_caption_lines
     from crepe_datasets.scenegraph.parser import CaptionParser
     from crepe_datasets.scenegraph.provenance import DropLog, write_text_atomic
+    from crepe_datasets.sources.caption_lines import read_caption_lines
 
     drops = DropLog()
     numbered = read_caption_lines(input_path, drops)

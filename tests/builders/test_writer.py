@@ -188,8 +188,8 @@ def test_missing_image_folder_is_a_clear_error(tmp_path):
 
 def _release_negate_rows():
     """Real rows of CREPE's released HN-NEG set (n = 4), whose capitalised negatives are a shortcut."""
-    from crepe_datasets.builders.sources.crepe_release import read_crepe_release
     from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.sources.crepe_release import read_crepe_release
     from tests.conftest import require_shared
 
     path = require_shared(
