@@ -9,6 +9,7 @@ from setuptools import find_packages, setup
 
 NAMESPACE = "crepe_datasets"
 LAYERS = (
+    "infra",
     "scenegraph",
     "sources",
     "generators",

@@ -26,9 +26,8 @@ from typing import Any
 from crepe_datasets.builders.engines.base import Engine
 from crepe_datasets.builders.seen_clean import MAX_CHARS, clean_caption
 from crepe_datasets.builders.seen_tables import TABLES, ShardCounts, parse_shard_json
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
-from crepe_datasets.scenegraph.provenance import (
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import (
     DropLog,
     atomic_path,
     combined_checksum,
@@ -36,7 +35,8 @@ from crepe_datasets.scenegraph.provenance import (
     write_json_atomic,
     write_text_atomic,
 )
-from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.infra.version import __version__
+from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
 from crepe_datasets.sources.corpus import parse_spec
 
 DEFAULT_SHARD_SIZE = 50_000

@@ -15,8 +15,8 @@ from typing import Any
 
 from crepe_datasets.cards.metadata import TaskSpec
 from crepe_datasets.evaluator.datasets_io import DatasetSource
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog, combined_checksum, describe_inputs
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog, combined_checksum, describe_inputs
 from crepe_datasets.sources.releases import get_release
 
 _SCALAR = (str, int, float, bool)

@@ -23,8 +23,8 @@ from typing import Any
 
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest, read_manifest
 from crepe_datasets.cards.metadata import TaskSpec
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
-from crepe_datasets.scenegraph.provenance import DropLog, sha256_file
+from crepe_datasets.infra.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.infra.provenance import DropLog, sha256_file
 
 # Scalar columns that, when present, give per-value breakdowns (``split/column=value``).
 BREAKDOWN_COLUMNS = ("bucket", "complexity", "n", "negative_type", "subset", "type", "held_out")

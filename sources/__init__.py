@@ -8,7 +8,7 @@ The layer sits above ``scenegraph`` and below everything that reads a corpus or 
 Corpora (:func:`iter_corpus` with a ``KIND:PATH`` spec) give :class:`CaptionRecord`; benchmark
 readers give :class:`PairSample` (ARO, SugarCrepe, CREPE's release, NegCLIP) or
 :class:`GroupSample` (BiVLC). Every skipped record is counted in a
-:class:`~crepe_datasets.scenegraph.provenance.DropLog` with its reason. Visual Genome readers live in
+:class:`~crepe_datasets.infra.provenance.DropLog` with its reason. Visual Genome readers live in
 :mod:`crepe_datasets.scenegraph.visual_genome`.
 """
 

@@ -5,7 +5,7 @@ with reason ``invalid_utf8``; it is never repaired with replacement characters, 
 mangled caption would later parse into wrong atoms.
 
 Every caption value then passes the shared input hygiene of
-:mod:`crepe_datasets.scenegraph.hygiene` (control and invisible characters removed and counted as
+:mod:`crepe_datasets.infra.hygiene` (control and invisible characters removed and counted as
 repairs; U+FFFD, lone surrogates and captions over ``MAX_TEXT_CHARS`` characters dropped).
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.hygiene import clean_text
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.hygiene import clean_text
+from crepe_datasets.infra.provenance import DropLog
 
 
 def clean_caption(value: Any, drops: DropLog, stage: str, where: str) -> str | None:
@@ -25,7 +25,7 @@ def clean_caption(value: Any, drops: DropLog, stage: str, where: str) -> str | N
 
     Reasons: ``missing_caption`` (``None``), ``not_a_string``, ``empty_caption``, ``no_letters``
     (a number or an id read as the caption: usually the wrong column), and those of
-    :func:`crepe_datasets.scenegraph.hygiene.clean_text` (``invalid_utf8``, ``text_too_long``,
+    :func:`crepe_datasets.infra.hygiene.clean_text` (``invalid_utf8``, ``text_too_long``,
     ``empty_after_cleaning``; ``control_chars`` / ``invisible_chars`` repairs).
     """
     if value is None:

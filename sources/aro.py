@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.jsonstream import first_json_char, load_json
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.jsonstream import first_json_char, load_json
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources._text import clean_caption
 from crepe_datasets.sources.records import PairSample
 

@@ -8,7 +8,7 @@ line too long for the parser is cut, not dropped: the parser reads the first
 * a file whose first 8 KiB are more than 10% undecodable bytes and control characters (NUL …)
   is refused as binary (or UTF-16) before reading; a few bad lines in a text file are not;
 * lines that are not UTF-8 are dropped (``invalid_utf8``), never decoded to U+FFFD;
-* control and invisible characters are removed (:mod:`crepe_datasets.scenegraph.hygiene`);
+* control and invisible characters are removed (:mod:`crepe_datasets.infra.hygiene`);
   lines left empty by that are dropped (``empty_after_cleaning``);
 * cut lines are counted as the repair ``truncated``.
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.explain import explain_drops
-from crepe_datasets.scenegraph.hygiene import clean_text
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.explain import explain_drops
+from crepe_datasets.infra.hygiene import clean_text
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources._text import iter_decoded_lines
 
 STAGE = "parse"

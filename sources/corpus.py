@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.explain import explain_drops
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.explain import explain_drops
+from crepe_datasets.infra.provenance import DropLog
 
 # Importing the format modules registers them.
 from crepe_datasets.sources import cc_tsv, coco, jsonl, laion, text  # noqa: F401

@@ -17,8 +17,8 @@ import glob
 from collections.abc import Iterator
 from pathlib import Path
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources._text import clean_caption
 from crepe_datasets.sources.records import CaptionRecord
 from crepe_datasets.sources.registry import register_corpus

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.jsonstream import require_file
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.jsonstream import require_file
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources._text import (
     clean_caption,
     clean_negatives,

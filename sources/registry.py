@@ -3,7 +3,7 @@
 :class:`Registry` is the one lookup the readers of this layer go through (lm-evaluation-harness
 style): entries register themselves with a decorator; registering a name twice raises an error
 naming both entries; an unknown name raises a
-:class:`~crepe_datasets.scenegraph.errors.CrepeInputError` listing the available ones. Instances:
+:class:`~crepe_datasets.infra.errors.CrepeInputError` listing the available ones. Instances:
 
 * :data:`CORPORA`: corpus formats by spec kind (``coco:/data/captions_train2014.json``); each
   corpus module registers its reader with :func:`register_corpus`, and
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.records import CaptionRecord
 
 T = TypeVar("T")

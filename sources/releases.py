@@ -13,7 +13,7 @@ kind                      configs / splits                          task
 CREPE's types map to the productivity config names (``atom`` → ``hn_atom``, ``swap`` →
 ``hn_swap``, ``negate`` → ``hn_negate``). The evaluator (``crepe evaluate --dataset KIND:PATH``)
 and ``crepe audit`` look kinds up in :data:`RELEASES`; what a reader skips is counted in its
-:class:`~crepe_datasets.scenegraph.provenance.DropLog`.
+:class:`~crepe_datasets.infra.provenance.DropLog`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.registry import Registry
 
 ReleaseReader = Callable[[str, DropLog], Iterable[Any]]

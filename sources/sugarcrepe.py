@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.jsonstream import load_json
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.jsonstream import load_json
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources._text import clean_caption
 from crepe_datasets.sources.records import PairSample
 

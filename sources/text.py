@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources._text import clean_caption, iter_decoded_lines
 from crepe_datasets.sources.records import CaptionRecord
 from crepe_datasets.sources.registry import register_corpus, single_file

@@ -15,10 +15,12 @@ NAMESPACE = "crepe_datasets"
 
 # Each layer and the layers it may import (besides itself), bottom to top. The order is the one
 # the code already nearly had, so that it needed the fewest moves:
-# * scenegraph: the compositional language, the Visual Genome readers and the infrastructure
-#   (provenance, outputs, resources) every other layer uses; it imports nothing of ours.
+# * infra: the infrastructure every other layer uses (provenance: drop log, checksums, atomic
+#   writes; errors; outputs and leftovers; jsonstream; hygiene; resources; version); it imports
+#   nothing of ours.
+# * scenegraph: the compositional language, the Visual Genome readers, the caption parser.
 # * sources: readers of training corpora and released benchmarks, in one registry
-#   (sources/registry.py); they need only the infrastructure of scenegraph, and both builders
+#   (sources/registry.py); they need only infra, and both builders
 #   (seen tables, BindSplit's adapters) and the evaluator (released benchmarks) read through them.
 # * generators: hard negatives, caption writers and filters over scene graphs.
 # * cards: the build manifest, task metadata and card rendering; it describes a built dataset,
@@ -30,6 +32,7 @@ NAMESPACE = "crepe_datasets"
 # * evaluator: reads built datasets and reuses the builders' crop rule and pair matcher.
 # * scripts: the `crepe` command line wires everything; nothing imports it.
 ORDER = (
+    "infra",
     "scenegraph",
     "sources",
     "generators",

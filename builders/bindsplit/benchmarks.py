@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.builders.bindsplit.adapters import BindingSample, aro_samples, free_form_samples
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.registry import Registry
 
 Reader = Callable[[Path, DropLog, Any], Iterator[BindingSample]]

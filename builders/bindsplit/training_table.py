@@ -7,7 +7,7 @@ count with their multiplicity) with batched ``nlp.pipe``, extracts bindings with
 ``(attr, obj_lemma, perfect_count, close_count)`` sorted by ``(attr, obj_lemma)``.
 
 The table is written as parquet to ``<cache_dir>/table-<key>.parquet`` with a JSON sidecar,
-where ``key`` hashes the corpus files' checksums (:func:`crepe_datasets.scenegraph.provenance.combined_checksum`),
+where ``key`` hashes the corpus files' checksums (:func:`crepe_datasets.infra.provenance.combined_checksum`),
 the spec's kind and option, :data:`~crepe_datasets.builders.bindsplit.extract.EXTRACTOR_VERSION` and the spaCy
 pipeline version. A second build with the same inputs reads the cache and parses nothing.
 """
@@ -28,8 +28,8 @@ from crepe_datasets.builders.bindsplit.extract import (
     extract_many,
     load_extractor_nlp,
 )
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import (
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import (
     DropLog,
     atomic_path,
     cache_root,
@@ -151,7 +151,7 @@ def build_training_table(
     Raises:
         CrepeInputError: the spec is wrong, or the corpus yields no caption at all.
     """
-    from crepe_datasets.scenegraph.resources import spacy_model_version
+    from crepe_datasets.infra.resources import spacy_model_version
     from crepe_datasets.sources.corpus import corpus_files
 
     files = describe_inputs(corpus_files(spec))

@@ -25,9 +25,9 @@ from crepe_datasets.builders.captioning.concepts import (
     parser_versions,
 )
 from crepe_datasets.builders.engines.base import Engine
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.jsonstream import iter_json_items
-from crepe_datasets.scenegraph.provenance import DropLog, cache_root, write_text_atomic
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.jsonstream import iter_json_items
+from crepe_datasets.infra.provenance import DropLog, cache_root, write_text_atomic
 from crepe_datasets.sources.coco import read_coco_captions
 
 STAGE = "captioning_input"

@@ -56,16 +56,16 @@ from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
 from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, DEFAULT_RATE
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.leftovers import SPOOL_PREFIX, clean_stale, owner_tag
-from crepe_datasets.scenegraph.provenance import (
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.leftovers import SPOOL_PREFIX, clean_stale, owner_tag
+from crepe_datasets.infra.provenance import (
     DropLog,
     cache_root,
     describe_input,
     write_json_atomic,
 )
+from crepe_datasets.infra.version import __version__
 from crepe_datasets.scenegraph.types import SceneGraph
-from crepe_datasets.scenegraph.version import __version__
 from crepe_datasets.scenegraph.vg.folder import vg_files
 
 

@@ -49,7 +49,7 @@ from crepe_datasets.builders.productivity.rows import item_record, record_rows, 
 from crepe_datasets.builders.productivity.sampler import MIN_N
 from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.generators.negatives.joint_balance import PAIR_KINDS, graph_features
-from crepe_datasets.scenegraph.provenance import DropLog, atomic_path
+from crepe_datasets.infra.provenance import DropLog, atomic_path
 from crepe_datasets.scenegraph.types import SceneGraph
 
 # The layout of a chunk result; part of a run's key (``run.json``), so a resumed build never

@@ -46,7 +46,7 @@ from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positiv
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import negate_negatives
 from crepe_datasets.generators.negatives.swap import swap_negatives
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph
 
 NEG_STAGE = "productivity_negatives"

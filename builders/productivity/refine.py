@@ -68,7 +68,7 @@ from crepe_datasets.generators.negatives.joint_balance import (
     graph_features,
     rebalance,
 )
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import SceneGraph
 
 REFINED_TYPES = ("atom", "swap")

@@ -22,7 +22,7 @@ from typing import Any
 from crepe_datasets.builders.productivity.items import RenderedItem
 from crepe_datasets.cards.metadata import ConfigInfo, TaskSpec
 from crepe_datasets.generators.negatives import NEGATIVE_TYPES
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 HN_CONFIGS = {
     "hn_atom": ("atom",),

@@ -26,10 +26,10 @@ from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
 from crepe_datasets.builders.systematicity.texts import DEFAULT_CHUNK_TEXTS
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, SYSTEMATICITY_RATE
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog, InputFile
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog, InputFile
+from crepe_datasets.infra.version import __version__
 from crepe_datasets.scenegraph.seen import SPLITS
-from crepe_datasets.scenegraph.version import __version__
 
 VG_FILES = ("region_descriptions.json", "image_data.json", "scene_graphs.json")
 BATCH_IMAGES = 64

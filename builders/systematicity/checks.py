@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scenegraph.seen import load_seen
 from crepe_datasets.validation.invariants import InvariantReport
 from crepe_datasets.validation.registry import CheckInput, register_check

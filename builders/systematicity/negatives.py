@@ -65,7 +65,7 @@ from crepe_datasets.generators.negatives.joint_balance import (
     rebalance,
 )
 from crepe_datasets.generators.negatives.surface import replace_atom
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Compound, SceneGraph
 
 STAGE = "systematicity_negatives"

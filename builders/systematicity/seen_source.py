@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 
 from crepe_datasets.builders.engines.base import Engine
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import cache_root, combined_checksum, describe_inputs
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import cache_root, combined_checksum, describe_inputs
 from crepe_datasets.scenegraph.seen import SeenTables, load_seen
 
 

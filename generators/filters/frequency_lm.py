@@ -99,7 +99,7 @@ def load_counts(path: str) -> dict[str, Any]:
     if p.name.endswith(".json.gz"):
         with gzip.open(p, "rt", encoding="utf-8") as handle:
             return json.load(handle)
-    from crepe_datasets.scenegraph.errors import CrepeInputError
+    from crepe_datasets.infra.errors import CrepeInputError
 
     if not p.is_file():
         raise CrepeInputError(f"caption corpus {p} does not exist; give a text, JSON or TSV file.")

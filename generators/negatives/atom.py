@@ -58,7 +58,7 @@ from crepe_datasets.generators.negatives.plausible import (
     object_context_maker,
     relation_context,
 )
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 SAME_THING_IOU = 0.5

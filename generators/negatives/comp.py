@@ -35,7 +35,7 @@ from crepe_datasets.generators.negatives import replace_object
 from crepe_datasets.generators.negatives.foils import attribute_foils, object_foils
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.surface import replace_atom
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 CHECK_STAGE = "systematicity_negative_checks"

@@ -54,8 +54,8 @@ from crepe_datasets.generators.negatives.senses import (
     is_mass,
     object_sense,
 )
+from crepe_datasets.infra.resources import synset_or_none, wordnet
 from crepe_datasets.scenegraph.lexicon import antonyms, canonical_spelling, lemmatize_verb
-from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
 
 TOP_K = 10
 MIN_ANTONYM_COUNT = 1

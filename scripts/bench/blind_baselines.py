@@ -41,7 +41,7 @@ TYPES = {"atom": "hn_atom", "swap": "hn_swap", "negate": "hn_negate"}
 
 def release_sets(folder: Path) -> dict[str, dict[int, list[list[str]]]]:
     """``{type: {n: [[caption, *negatives], …]}}`` of CREPE's release."""
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.sources.crepe_release import read_crepe_release
 
     sets: dict[str, dict[int, list[list[str]]]] = defaultdict(lambda: defaultdict(list))

@@ -24,7 +24,7 @@ OUR_CONFIG = {"atom": "hn_atom", "swap": "hn_swap", "negate": "hn_negate"}
 
 
 def release_sets(folder: Path) -> dict[str, list[list[str]]]:
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.sources.crepe_release import read_crepe_release
 
     sets: dict[str, list[list[str]]] = defaultdict(list)

@@ -56,7 +56,7 @@ def cohyponyms(name: str, synset: str) -> list[str]:
 
 
 def measure(names: dict[str, str]) -> str:
-    from crepe_datasets.scenegraph.resources import wordnet
+    from crepe_datasets.infra.resources import wordnet
 
     wn = wordnet()
     total = with_foils = far70 = far75 = other = 0

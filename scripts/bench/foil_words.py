@@ -60,7 +60,7 @@ def replaced(build: Path, objects_only: bool = False):
 def object_report(build: Path) -> None:
     """Far, other-kind and mass-noun object foils of ``build``, and a sample."""
     from crepe_datasets.generators.negatives.senses import is_mass
-    from crepe_datasets.scenegraph.resources import wordnet
+    from crepe_datasets.infra.resources import wordnet
 
     wn = wordnet()
     pairs = list(replaced(build, objects_only=True))

@@ -65,7 +65,7 @@ def measure(images: int, seed: int) -> Counter:
         sample_items,
     )
     from crepe_datasets.builders.productivity.refine import Balance, _state, choose_balanced
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
     s = ProductivitySettings(vg=str(SAMPLE), out="unused", seed=seed, progress=False)
@@ -134,7 +134,7 @@ def speed(spares: list[int], images: int) -> None:
 
     from crepe_datasets.builders.productivity.build import ProductivitySettings
     from crepe_datasets.builders.productivity.chunks import process_chunk
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
     infos = read_image_data(SAMPLE / "image_data.json", DropLog())

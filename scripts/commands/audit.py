@@ -33,8 +33,8 @@ def _group_as_pairs(tables: Mapping[str, Mapping[str, list]]) -> dict[str, dict[
 def benchmark_tables(spec: str) -> tuple[str, dict[str, dict[str, list]]]:
     """``(name, {config: {split: rows}})`` of a dataset folder or a ``KIND:PATH`` release."""
     from crepe_datasets.evaluator.compat import read_benchmark
-    from crepe_datasets.scenegraph.errors import CrepeInputError
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.errors import CrepeInputError
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.sources.releases import RELEASES
     from crepe_datasets.validation.invariants import read_tables
 
@@ -88,7 +88,7 @@ def validate_blind_cmd(benchmarks: tuple[str, ...], json_out: Path | None) -> No
     """
     from tqdm import tqdm
 
-    from crepe_datasets.scenegraph.provenance import write_json_atomic
+    from crepe_datasets.infra.provenance import write_json_atomic
 
     reports = []
     for spec in tqdm(benchmarks, desc="benchmarks", unit="benchmark"):

@@ -6,7 +6,7 @@ import pytest
 
 from crepe_datasets.builders.demo_data import write_demo_inputs
 from crepe_datasets.builders.vg_regions import VGRegionsConfig, build_vg_regions
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from tests.conftest import require_shared
 
 

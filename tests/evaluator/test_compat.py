@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from crepe_datasets.evaluator.compat import open_compat, read_benchmark
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from tests.conftest import require_shared
 
 

@@ -4,8 +4,8 @@ import csv
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.bivlc import read_bivlc
 from tests.conftest import require_shared
 

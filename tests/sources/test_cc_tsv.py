@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.cc_tsv import detect_header, read_cc_tsv
 from crepe_datasets.sources.corpus import iter_corpus
 from tests.conftest import require_shared

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.corpus import corpus_files, iter_corpus, parse_spec
 from crepe_datasets.sources.registry import known_formats, register_corpus, single_file
 

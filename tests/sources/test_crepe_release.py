@@ -5,8 +5,8 @@ import csv
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.crepe_release import (
     parse_literal_strings,
     read_crepe_release,

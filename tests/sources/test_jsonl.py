@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.corpus import iter_corpus
 
 

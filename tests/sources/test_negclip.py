@@ -3,7 +3,7 @@ from __future__ import annotations
 import ast
 import csv
 
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.negclip import read_negclip
 from tests.conftest import require_shared
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.sources.registry import CORPORA, Registry
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.sources.releases import get_release, known_releases, register_release
 from tests.conftest import require_shared
 

@@ -47,7 +47,7 @@ def test_report_pools_splits_per_config():
 
 def test_crepe_release_negate_has_the_lower_case_shortcut():
     folder = require_shared("crepe_release", "prod_hard_negatives", "negate")
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.sources.crepe_release import read_crepe_release
 
     files = sorted(folder.glob("*_complexity_4.csv"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from crepe_datasets.builders.productivity.items import Item, Negative, RenderedItem
 from crepe_datasets.builders.productivity.refine import STAGE, RefineStats, refine
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
 
 

@@ -19,7 +19,7 @@ from crepe_datasets.builders.productivity.refine import _compositions
 from crepe_datasets.builders.productivity.sampler import _Walk, sample_walks, walk_rng
 from crepe_datasets.generators.captions.coverage import missing_atoms
 from crepe_datasets.generators.captions.template import template_caption
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Atom, SceneGraph
 from tests.conftest import require_shared
 

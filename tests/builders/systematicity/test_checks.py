@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.validation.dataset import validate_dataset
 from crepe_datasets.validation.invariants import read_tables
 from crepe_datasets.validation.registry import CheckInput, checks_for

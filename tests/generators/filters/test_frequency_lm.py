@@ -14,7 +14,7 @@ from crepe_datasets.generators.filters.frequency_lm import (
     read_captions,
     word_frequency_score,
 )
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from tests.conftest import require_shared
 
 
@@ -70,7 +70,7 @@ def test_named_corpus_text_file(tmp_path):
 def test_lm_finds_crepe_release_atom_negatives_without_the_image():
     """On data we never tuned on (CREPE's release), a caption LM trained on other captions
     (the held-out CC3M counts) prefers the positive well above chance: the shortcut is real."""
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.sources.crepe_release import read_crepe_release
     from crepe_datasets.validation.blind import HELD_OUT_COUNTS
 

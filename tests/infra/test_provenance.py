@@ -4,7 +4,7 @@ import hashlib
 
 import pytest
 
-from crepe_datasets.scenegraph.provenance import (
+from crepe_datasets.infra.provenance import (
     DropLog,
     atomic_directory,
     describe_inputs,

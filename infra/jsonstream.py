@@ -10,7 +10,7 @@ Two streaming engines, both with memory bounded by one record (plus a read buffe
   ``annotations.item`` and on request.
 
 Every way a file can be broken (missing, truncated, invalid UTF-8, not JSON, the wrong top-level
-shape) becomes one :class:`~crepe_datasets.scenegraph.errors.CrepeInputError` naming the file and the position,
+shape) becomes one :class:`~crepe_datasets.infra.errors.CrepeInputError` naming the file and the position,
 instead of a traceback.
 """
 
@@ -25,7 +25,7 @@ from typing import Any
 
 import ijson
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 IJSON_BACKEND: str = ijson.backend
 BACKEND = IJSON_BACKEND  # kept for callers that report "the" backend

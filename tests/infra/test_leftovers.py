@@ -9,13 +9,13 @@ import sys
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.leftovers import clean_stale, is_stale, owned_temp_dir
-from crepe_datasets.scenegraph.provenance import atomic_directory, write_text_atomic
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.leftovers import clean_stale, is_stale, owned_temp_dir
+from crepe_datasets.infra.provenance import atomic_directory, write_text_atomic
 from tests.conftest import REPO_ROOT
 
 MAKE_TEMP = (
-    "import sys; from crepe_datasets.scenegraph.leftovers import owned_temp_dir, owned_temp_file; "
+    "import sys; from crepe_datasets.infra.leftovers import owned_temp_dir, owned_temp_file; "
     "d = owned_temp_dir(sys.argv[1], '.ds.tmp-'); (d / 'part.parquet').write_text('x'); "
     "owned_temp_dir(sys.argv[1], '.crepe-spool-'); owned_temp_file(sys.argv[1], '.README.md.tmp-')"
 )

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from crepe_datasets.scenegraph import resources
-from crepe_datasets.scenegraph.errors import MissingResourceError
+from crepe_datasets.infra import resources
+from crepe_datasets.infra.errors import MissingResourceError
 
 
 def test_spacy_pipeline_loads_with_fallback_name():

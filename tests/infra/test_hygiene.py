@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from crepe_datasets.scenegraph.hygiene import clean_text, scrub, unclean_reason
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.hygiene import clean_text, scrub, unclean_reason
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.visual_genome import (
     iter_objects,
     iter_regions,

@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from crepe_datasets.scenegraph import jsonstream
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.jsonstream import ENGINES, IJSON_BACKEND, iter_json_items, load_json
+from crepe_datasets.infra import jsonstream
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.jsonstream import ENGINES, IJSON_BACKEND, iter_json_items, load_json
 from tests.conftest import require_shared
 
 

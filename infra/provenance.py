@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.leftovers import (
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.leftovers import (
     clean_stale,
     normal_mode,
     owned_temp_dir,

@@ -7,7 +7,7 @@ Used when a build or a reader ends with nothing to write, so that the error name
 
 from __future__ import annotations
 
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 #: Plain-words meaning of the commonest drop reasons (others are shown by their name only).
 HINTS: dict[str, str] = {

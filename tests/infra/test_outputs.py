@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.outputs import check_output, input_paths
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.outputs import check_output, input_paths
 from tests.conftest import copy_vg_sample, unwritable_target
 
 
