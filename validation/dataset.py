@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.cards.manifest import BuildManifest, read_manifest
-from crepe_datasets.validation.blind import BlindReport, blind_audit
+from crepe_datasets.generators.balance.blind import BlindReport, blind_audit
+from crepe_datasets.generators.balance.shortcuts import ShortcutReport, audit_rows
 from crepe_datasets.validation.files import FileReport, check_files
 from crepe_datasets.validation.invariants import InvariantReport, check_rows, read_tables
 from crepe_datasets.validation.registry import (
@@ -25,7 +26,6 @@ from crepe_datasets.validation.registry import (
     recorded_checks,
     registered_datasets,
 )
-from crepe_datasets.validation.shortcuts import ShortcutReport, audit_rows
 from crepe_datasets.validation.trained_blind import TrainedReport, trained_audit
 
 

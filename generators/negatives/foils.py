@@ -74,7 +74,7 @@ def _plain(word: str) -> bool:
 
 
 def _caption_counts() -> dict[str, int]:
-    from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS, load_counts
+    from crepe_datasets.generators.balance.frequency_lm import DEFAULT_COUNTS, load_counts
 
     return load_counts(str(DEFAULT_COUNTS))["unigrams"]  # the ranker's own (cached) counts
 

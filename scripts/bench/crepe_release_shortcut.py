@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from crepe_datasets.validation.shortcuts import audit_sets  # noqa: E402
+from crepe_datasets.generators.balance.shortcuts import audit_sets  # noqa: E402
 
 OUR_CONFIG = {"atom": "hn_atom", "swap": "hn_swap", "negate": "hn_negate"}
 

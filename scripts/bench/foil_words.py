@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS, load_counts  # noqa: E402
+from crepe_datasets.generators.balance.frequency_lm import DEFAULT_COUNTS, load_counts  # noqa: E402
 from crepe_datasets.scenegraph.lexicon import antonyms  # noqa: E402
 
 

@@ -57,7 +57,7 @@ def benchmark_tables(spec: str) -> tuple[str, dict[str, dict[str, list]]]:
 def audit_benchmark(spec: str) -> dict[str, Any]:
     """Every text-only audit of one benchmark: untrained baselines, the trained audit and the
     foil imbalance, per config."""
-    from crepe_datasets.validation.blind import blind_audit
+    from crepe_datasets.generators.balance.blind import blind_audit
     from crepe_datasets.validation.foil_imbalance import foil_balance_summary
     from crepe_datasets.validation.trained_blind import trained_audit
 

@@ -40,8 +40,8 @@ def validate_dataset_cmd(
     shortcuts (formatting cues; blind baselines: word frequency, an n-gram LM, negation; text-only
     classifiers trained on part of the sets) and the checks the dataset's build runs."""
     import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
+    from crepe_datasets.generators.balance.blind import blind_lines
     from crepe_datasets.infra.provenance import write_json_atomic
-    from crepe_datasets.validation.blind import blind_lines
     from crepe_datasets.validation.dataset import validate_dataset, violation_lines
     from crepe_datasets.validation.trained_blind import trained_lines
 

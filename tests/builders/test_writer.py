@@ -205,9 +205,9 @@ def _release_negate_rows():
 
 
 def test_failed_checks_write_nothing_unless_allowed(tmp_path):
+    from crepe_datasets.generators.balance.shortcuts import audit_rows
     from crepe_datasets.infra.errors import FailedChecksError
     from crepe_datasets.validation.invariants import check_rows
-    from crepe_datasets.validation.shortcuts import audit_rows
 
     tables = {"hn": {"test": _release_negate_rows()}}
     manifest = _manifest()

@@ -18,7 +18,7 @@ The default corpus is shipped with the package: word and bigram counts of the 25
 val2017 captions (CC BY 4.0), so the ranker works offline. ``corpus=`` names another corpus: a
 text file (one caption per line), a COCO captions JSON, a TSV (caption in the first column), or a
 counts file written by :func:`save_counts` (``.json.gz``). Rebuild the shipped file with
-``python -m crepe_datasets.generators.filters.frequency_lm CORPUS OUT.json.gz``.
+``python -m crepe_datasets.generators.balance.frequency_lm CORPUS OUT.json.gz``.
 """
 
 from __future__ import annotations

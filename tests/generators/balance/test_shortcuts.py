@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crepe_datasets.validation.shortcuts import (
+from crepe_datasets.generators.balance.shortcuts import (
     FEATURES,
     MARGIN,
     audit_rows,

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from crepe_datasets.generators.filters.frequency_lm import (
+from crepe_datasets.generators.balance.frequency_lm import (
     DEFAULT_COUNTS,
     FrequencyLMRanker,
     count_ngrams,
@@ -70,9 +70,9 @@ def test_named_corpus_text_file(tmp_path):
 def test_lm_finds_crepe_release_atom_negatives_without_the_image():
     """On data we never tuned on (CREPE's release), a caption LM trained on other captions
     (the held-out CC3M counts) prefers the positive well above chance: the shortcut is real."""
+    from crepe_datasets.generators.balance.blind import HELD_OUT_COUNTS
     from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.sources.crepe_release import read_crepe_release
-    from crepe_datasets.validation.blind import HELD_OUT_COUNTS
 
     folder = require_shared("crepe_release", "prod_hard_negatives", "atom")
     lm = FrequencyLMRanker(HELD_OUT_COUNTS)

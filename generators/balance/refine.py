@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from crepe_datasets.builders.productivity.items import Negative, RenderedItem
+from crepe_datasets.generators.balance.items import Negative, RenderedItem
 from crepe_datasets.generators.negatives.foil_balance import (
     Exchange,
     FoilLedger,
@@ -361,7 +361,7 @@ def _balanced_pool(
 
 def default_scorers(ranker: Any = None) -> list[Callable[[str], float]]:
     """Word frequency and the ranker's score (default: the shipped COCO n-gram LM)."""
-    from crepe_datasets.generators.filters.frequency_lm import (
+    from crepe_datasets.generators.balance.frequency_lm import (
         FrequencyLMRanker,
         word_frequency_score,
     )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from crepe_datasets.builders.productivity.items import Item, Negative, RenderedItem
-from crepe_datasets.builders.productivity.refine import STAGE, RefineStats, refine
+from crepe_datasets.generators.balance.items import Item, Negative, RenderedItem
+from crepe_datasets.generators.balance.refine import STAGE, RefineStats, refine
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
 

@@ -3,7 +3,7 @@
 Every baseline scores each text of a retrieval set ([caption] + hard negatives) and picks the
 highest score (``max``) or the lowest (``min``); ties count as a uniform random choice, so a
 baseline without information scores chance exactly (expected R@1, as in
-:mod:`crepe_datasets.validation.shortcuts`). Baselines:
+:mod:`crepe_datasets.generators.balance.shortcuts`). Baselines:
 
 * ``word_frequency`` — mean log English frequency of the words (``wordfreq``): "pick the most
   (least) ordinary caption";
@@ -11,7 +11,7 @@ baseline without information scores chance exactly (expected R@1, as in
   used (default: the 15,840 CC3M validation captions, shipped as counts; ``lm_corpus=`` names
   another). Productivity negatives are chosen with a model trained on COCO captions, so this
   is a held-out judge;
-* ``formatting`` — the best of the formatting cues of :mod:`crepe_datasets.validation.shortcuts`;
+* ``formatting`` — the best of the formatting cues of :mod:`crepe_datasets.generators.balance.shortcuts`;
 * ``no_negation`` — "pick the caption without a negation word". It is reported everywhere but
   counts toward no verdict where negation is the point (``hn_negate``, ``hn_all``): inherent
   to negation sets, not a defect.
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.validation.shortcuts import FEATURES, MARGIN
+from crepe_datasets.generators.balance.shortcuts import FEATURES, MARGIN
 
 HELD_OUT_COUNTS = Path(__file__).resolve().parent / "data" / "ngrams_cc3m_validation.json.gz"
 TARGETS = ("hn_atom", "hn_swap")
@@ -166,7 +166,7 @@ class BlindAuditor:
     """Scores retrieval sets with every blind baseline (``lm_corpus``: the held-out LM's corpus)."""
 
     def __init__(self, lm_corpus: str | Path | None = None) -> None:
-        from crepe_datasets.generators.filters.frequency_lm import (
+        from crepe_datasets.generators.balance.frequency_lm import (
             FrequencyLMRanker,
             word_frequency_score,
         )

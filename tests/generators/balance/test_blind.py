@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from crepe_datasets.validation.blind import (
+from crepe_datasets.generators.balance.blind import (
     TARGETS,
     audit_sets,
     blind_audit,

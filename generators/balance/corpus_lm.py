@@ -5,7 +5,7 @@ training corpus; an n-gram LM trained on that corpus prefers it to a negative wh
 makes an unseen pair. The generation-time LM (COCO captions) does not see that preference, so
 with ``--training`` the balanced choice of :mod:`.negatives` scores each text by the mean of the
 generation LM and a bigram LM trained on the training corpus's captions (the counts of
-:func:`crepe_datasets.generators.filters.frequency_lm.count_ngrams`, written to the build's
+:func:`crepe_datasets.generators.balance.frequency_lm.count_ngrams`, written to the build's
 scratch folder). With ``--seen`` (no captions) only the generation LM is used.
 """
 
@@ -21,7 +21,7 @@ def corpus_lm(spec: str | None, scratch: Path) -> Callable[[str], float] | None:
     """The bigram LM score of the ``KIND:PATH`` corpus ``spec`` (``None`` without one)."""
     if not spec:
         return None
-    from crepe_datasets.generators.filters.frequency_lm import (
+    from crepe_datasets.generators.balance.frequency_lm import (
         FrequencyLMRanker,
         count_ngrams,
         save_counts,
