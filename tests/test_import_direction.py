@@ -20,9 +20,11 @@ NAMESPACE = "crepe_datasets"
 #   nothing of ours.
 # * scenegraph: the compositional language, the Visual Genome readers, the caption parser.
 # * sources: readers of training corpora and released benchmarks, in one registry
-#   (sources/registry.py); they need only infra, and both builders
-#   (seen tables, BindSplit's adapters) and the evaluator (released benchmarks) read through them.
-# * generators: hard negatives, caption writers and filters over scene graphs.
+#   (sources/registry.py); they need only infra, and both builders (seen tables, BindSplit's
+#   adapters) and the evaluator (released benchmarks) read through them, so they sit below both
+#   (and below generators, whose blind scorers read a training corpus: balance/corpus_lm.py).
+# * generators: hard negatives, caption writers and filters over scene graphs; balance/: the
+#   blind baselines and the balancing of negatives against them, used by builders and validation.
 # * cards: the build manifest, task metadata and card rendering; it describes a built dataset,
 #   and validation reads it.
 # * validation: checks of a built dataset (files vs manifest, invariants, audits, annotation);
