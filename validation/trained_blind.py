@@ -1,6 +1,6 @@
 """Trained blind audit: can a text-only classifier, trained on part of a benchmark, find the positive?
 
-The untrained baselines of :mod:`crepe_datasets.validation.blind` ask whether a *fixed* judge
+The untrained baselines of :mod:`crepe_datasets.generators.balance.blind` ask whether a *fixed* judge
 (word frequency, an n-gram LM) prefers the caption; a benchmark can pass them and still carry
 cues that a model *learns*: words used almost only in negatives ("lacks", "beneath"), a foil
 vocabulary, a rendering difference. This audit is the hypothesis-only baseline of NLI
@@ -27,7 +27,7 @@ Models (two feature views, so that a cue seen by one is not hidden by the other)
 
 A config is *judged* when it has at least :data:`MIN_SETS` sets over at least :data:`FOLDS`
 images. It fails when its best R@1 over all its sets exceeds chance + its margin and the exact
-one-sided binomial test of :func:`crepe_datasets.validation.blind.excess_p_value` gives
+one-sided binomial test of :func:`crepe_datasets.generators.balance.blind.excess_p_value` gives
 p < 0.05: the classifiers are trained on the config's sets of every split together, so the
 verdict is the config's. Each split's figures are reported beside it, flagged by the same test
 (``above`` in a split tells where a cue lives). :data:`TARGETS` decide ``passed``; other configs
@@ -43,8 +43,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crepe_datasets.validation.blind import ALPHA, REPORTED_TARGETS, BlindResult, excess_p_value
-from crepe_datasets.validation.shortcuts import MARGIN
+from crepe_datasets.generators.balance.blind import (
+    ALPHA,
+    REPORTED_TARGETS,
+    BlindResult,
+    excess_p_value,
+)
+from crepe_datasets.generators.balance.shortcuts import MARGIN
 
 FOLDS = 5
 MIN_SETS = 50

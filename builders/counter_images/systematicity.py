@@ -19,7 +19,7 @@ from crepe_datasets.builders.counter_images.index import open_index
 from crepe_datasets.builders.counter_images.match import STAGE
 from crepe_datasets.builders.counter_images.pool import pool_sources, source_files
 from crepe_datasets.cards.manifest import BuildManifest
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 CARD_TEXT = (
     "`groups` is our extension (Winoground-style, not part of the CREPE paper): for each HN-ATOM "

@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from crepe_datasets.builders.productivity.regions import (
@@ -33,6 +32,7 @@ from crepe_datasets.builders.productivity.regions import (
 )
 from crepe_datasets.builders.productivity.sampler import sample_walks, walk_facts
 from crepe_datasets.builders.region_filter import RegionFilter
+from crepe_datasets.generators.balance.items import Item, Negative, RenderedItem
 from crepe_datasets.generators.captions import (
     CaptionWriter,
     match_format,
@@ -40,57 +40,17 @@ from crepe_datasets.generators.captions import (
     write_texts,
 )
 from crepe_datasets.generators.captions.phrases import broken_reason
-from crepe_datasets.generators.negatives import NEGATIVE_TYPES, NegativeCandidate, compact_json
+from crepe_datasets.generators.negatives import NEGATIVE_TYPES
 from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import negate_negatives
 from crepe_datasets.generators.negatives.swap import orbit_negatives
-from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.types import Box, SceneGraph
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.scenegraph.types import SceneGraph
 
 NEG_STAGE = "productivity_negatives"
 NEGATE_CANDIDATES = 8  # HN-NEG is not refined: k plus a few spares for dropped texts
-
-
-@dataclass
-class Item:
-    """One sampled subgraph with its region and (unrendered) negative candidates."""
-
-    image_id: str
-    image_file: str
-    n: int
-    walk: int
-    graph: SceneGraph
-    region: Box
-    writer: str
-    candidates: list[NegativeCandidate] = field(default_factory=list)
-
-
-@dataclass
-class Negative:
-    """A rendered negative; its graph is kept as a :class:`SceneGraph` and written as compact
-    JSON (:func:`compact_json`) only when a row asks for it (most negatives never reach one)."""
-
-    type: str
-    rule: str
-    text: str
-    source: SceneGraph | str
-    exchange: tuple[str, str, str] | None = None
-
-    @property
-    def graph(self) -> str:
-        """The negative's graph in compact JSON (computed once)."""
-        if not isinstance(self.source, str):
-            self.source = compact_json(self.source)
-        return self.source
-
-
-@dataclass
-class RenderedItem:
-    item: Item
-    caption: str
-    negatives: list[Negative]
 
 
 def sample_items(

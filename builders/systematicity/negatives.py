@@ -12,10 +12,10 @@ Only captions of the two seen-atom splits whose graph has exactly one compound g
 2. A candidate equal to any description of the image (any region, filtered or not) is dropped.
 3. With an NLI model, candidates that the caption entails are dropped.
 4. The rest are ordered by the plausibility ranker (a masked LM with ``--mlm``, else
-   :class:`~crepe_datasets.generators.filters.frequency_lm.FrequencyLMRanker`), most plausible
+   :class:`~crepe_datasets.generators.balance.frequency_lm.FrequencyLMRanker`), most plausible
    first, and the ``k`` of the retrieval set (k = 4 for HN-ATOM, 6 for HN-COMP: sets of 1 + 4
    and 1 + 6 as in the paper) are chosen by the productivity's adversarial refinement
-   (:mod:`crepe_datasets.builders.productivity.refine`): the positive's rank among them under
+   (:mod:`crepe_datasets.generators.balance.refine`): the positive's rank among them under
    word frequency and the ranker is balanced over the sets of a type *within each split*
    (seen / unseen compounds, the subsets results are reported for, as productivity balances
    each complexity), so text-only "pick the most (least) plausible" baselines score chance in
@@ -24,7 +24,7 @@ Only captions of the two seen-atom splits whose graph has exactly one compound g
    negatives join two compounds and are longer than the caption, so a language model prefers the
    caption (an inherent cue, reported by the blind audit): a set with no balanced choice keeps
    its best-balanced ``k`` instead. A caption with fewer than ``k`` candidates is left out of that
-   config (counted); :class:`~crepe_datasets.builders.productivity.refine.RefineStats` counts
+   config (counted); :class:`~crepe_datasets.generators.balance.refine.RefineStats` counts
    sets, candidates, discarded candidates and fallbacks for the manifest.
 
 Seeds: candidates of region ``r`` of image ``i`` use ``random.Random("{seed}:{i}:{r}:{type}")``.
@@ -38,14 +38,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crepe_datasets.builders.productivity.refine import (
+from crepe_datasets.generators.balance.corpus_lm import mean_scores
+from crepe_datasets.generators.balance.frequency_lm import word_frequency_score
+from crepe_datasets.generators.balance.refine import (
     FOIL_BALANCED_TYPES,
     Balance,
     RefineStats,
     choose_balanced,
 )
-from crepe_datasets.builders.systematicity.corpus_lm import mean_scores
-from crepe_datasets.generators.filters.frequency_lm import word_frequency_score
 from crepe_datasets.generators.negatives.atom import atom_groups, atom_negatives
 from crepe_datasets.generators.negatives.comp import TextNegative, comp_negatives
 from crepe_datasets.generators.negatives.comp_matched import MatchedSet, matched_set
@@ -65,7 +65,7 @@ from crepe_datasets.generators.negatives.joint_balance import (
     rebalance,
 )
 from crepe_datasets.generators.negatives.surface import replace_atom
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Compound, SceneGraph
 
 STAGE = "systematicity_negatives"

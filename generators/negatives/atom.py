@@ -58,7 +58,7 @@ from crepe_datasets.generators.negatives.plausible import (
     object_context_maker,
     relation_context,
 )
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 SAME_THING_IOU = 0.5
@@ -241,7 +241,7 @@ def atom_negatives(
     (:func:`atom_groups`): the set's texts then differ from each other only at that atom, so
     no text is the one all others were made from (the positive of a set whose negatives change
     different atoms is the only text with no word of its own, which an untrained set-level
-    judge finds; :mod:`crepe_datasets.validation.set_structure`).
+    judge finds; :mod:`crepe_datasets.generators.balance.set_structure`).
 
     With a ``ranker`` (``rank(sentences) -> scores``), each atom's foils are tried closest in
     plausibility to the original first (:mod:`crepe_datasets.generators.negatives.plausible`).

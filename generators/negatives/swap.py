@@ -62,8 +62,8 @@ from crepe_datasets.generators.negatives import NegativeCandidate, replace_objec
 from crepe_datasets.generators.negatives.foils import attribute_foils, colour_sense, synonyms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.joint_balance import PAIR_KINDS, graph_features
-from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.resources import wordnet
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.infra.resources import wordnet
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 MAX_PERMUTATION_SLOTS = 5

@@ -13,7 +13,7 @@ found by another model. This script scores each set of a config with:
   hold), the same without the set's own image (``vg_region_lm_other``: in-domain plausibility
   without the image's own facts), and one per other caption corpus given (``--corpus
   NAME=KIND:PATH``, e.g. FACTUAL's region captions of other VG images, COCO, CC3M, LAION; the
-  readers of :mod:`crepe_datasets.builders.sources`).
+  readers of :mod:`crepe_datasets.sources`).
 
 Expected R@1 with ties shared, beside chance::
 
@@ -118,8 +118,8 @@ def bigram_lm(
 
 def corpus_texts(spec: str) -> list[str]:
     """Every caption of a ``KIND:PATH`` corpus, read by the toolkit's corpus readers."""
-    from crepe_datasets.builders.sources.corpus import iter_corpus
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.sources.corpus import iter_corpus
+    from crepe_datasets.infra.provenance import DropLog
 
     return [c.text for c in iter_corpus(spec, DropLog())]
 

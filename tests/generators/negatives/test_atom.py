@@ -88,7 +88,7 @@ def test_same_atom_groups_each_replace_one_atom():
 
 def test_same_atom_on_real_visual_genome_graphs():
     """Every candidate group of real VG subgraphs replaces one atom; drops are counted."""
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from tests.generators.negatives.helpers import vg_graph
 
     g = vg_graph(1)

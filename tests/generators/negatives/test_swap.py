@@ -89,7 +89,7 @@ def test_permutations_only_at_n4():
 
 
 def test_rejected_swaps_are_counted():
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
 
     g = image_graph()
     g.relationships.append(Relationship(2, "wearing", 1))
@@ -106,7 +106,7 @@ def test_rejected_swaps_are_counted():
 def test_symmetric_relations_are_never_reversed_vg40():
     """VG image 40: "chair next to table", "chair by table". Reversing them says the same."""
     from crepe_datasets.generators.negatives.swap import symmetric
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from tests.generators.negatives.helpers import pick, vg_graph
 
     assert symmetric("next to") and symmetric("parked next to") and symmetric("by")
@@ -127,7 +127,7 @@ def test_symmetric_relations_are_never_reversed_vg40():
 
 
 def test_no_attribute_moves_between_same_named_or_part_whole_objects():
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
 
     g = SceneGraph(
         [
@@ -201,7 +201,7 @@ def test_orbits_are_all_arrangements_of_three_places():
 
 def test_orbit_with_a_true_arrangement_is_left_out():
     """An arrangement that G makes true spoils its whole triple (counted once)."""
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
 
     g = image_graph()
     sub = subgraph(g, [1, 3, 4], [1, 2])  # man sitting on bench, dog near bench
