@@ -68,3 +68,38 @@ def test_deterministic_and_types_kept_apart():
         refine(items, [_score, _score], 5, RefineStats())
     assert [[n.text for n in r.negatives] for r in a] == [[n.text for n in r.negatives] for r in b]
     assert a[0].negatives[0].type == "negate"
+
+
+def _grouped(groups: list[list[float]]) -> RenderedItem:
+    """An item whose HN-ATOM candidates come in groups, each replacing its own atom."""
+    item = Item("1", "1.jpg", 5, 0, SceneGraph([SGObject(1, "x")]), Box(0, 0, 1, 1), "template")
+    negatives = [
+        Negative("atom", "atom:object", f"neg {s}", "{}", ("object", f"truth{g}", f"foil{g}_{i}"))
+        for g, scores in enumerate(groups)
+        for i, s in enumerate(scores)
+    ]
+    return RenderedItem(item, "pos 0", negatives)
+
+
+def test_a_set_takes_all_its_negatives_from_one_group():
+    """The first group would rank the positive first; the second can be balanced: each set's
+    five negatives come from one group, mostly the second, and the candidates of a group that
+    gave no balanced choice are counted."""
+    items = [_grouped([[-1, -2, -3, -4, -5, -6], [-3, -2, -1, 1, 2, 3]]) for _ in range(12)]
+    stats, drops = RefineStats(), DropLog()
+    refine(items, [_score, _score], 5, stats, drops=drops)
+    groups = []
+    for r in items:
+        chosen = [n for n in r.negatives if n.type == "atom"][:5]
+        assert len(chosen) == 5 and len({n.exchange[:2] for n in chosen}) == 1
+        groups.append(chosen[0].exchange[1])
+    assert groups.count("truth1") >= 10
+    assert drops.to_dict()[STAGE]["atom_no_balanced_choice"] == 6 * groups.count("truth1")
+
+
+def test_later_groups_are_dropped_when_the_first_is_chosen():
+    items = [_grouped([[-3, -2, -1, 1, 2, 3], [-3, -2, -1, 1, 2, 3]]) for _ in range(6)]
+    drops = DropLog()
+    refine(items, [_score, _score], 5, RefineStats(), drops=drops)
+    assert all({n.exchange[1] for n in r.negatives} == {"truth0"} for r in items)
+    assert drops.to_dict()[STAGE]["atom_other_atom_chosen"] == 6 * 6
