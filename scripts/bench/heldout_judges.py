@@ -118,8 +118,8 @@ def bigram_lm(
 
 def corpus_texts(spec: str) -> list[str]:
     """Every caption of a ``KIND:PATH`` corpus, read by the toolkit's corpus readers."""
-    from crepe_datasets.sources.corpus import iter_corpus
     from crepe_datasets.infra.provenance import DropLog
+    from crepe_datasets.sources.corpus import iter_corpus
 
     return [c.text for c in iter_corpus(spec, DropLog())]
 
