@@ -59,7 +59,13 @@ from collections import Counter
 from collections.abc import Callable
 
 from crepe_datasets.generators.negatives import NegativeCandidate, replace_object
-from crepe_datasets.generators.negatives.foils import attribute_foils, colour_sense, synonyms
+from crepe_datasets.generators.negatives.foil_balance import foil_synonyms
+from crepe_datasets.generators.negatives.foils import (
+    attribute_foils,
+    colour_sense,
+    names_may_corefer,
+    synonyms,
+)
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.joint_balance import PAIR_KINDS, graph_features
 from crepe_datasets.infra.provenance import DropLog
@@ -368,6 +374,22 @@ MAX_ORBITS = 6
 ORBIT_RULE = "orbit"
 
 
+# Predicates that say the same of a pair (a thing had, held or worn), which WordNet does not relate
+POSSESSION = frozenset({"has", "have", "having", "with", "wearing", "wears", "holding", "holds"})
+
+
+def _predicates_overlap(a: str, b: str) -> bool:
+    """Whether two predicates may say the same: synonyms, one meaning in the relation table's
+    ``same_meaning`` groups ("on" / "on top of"), one ending with the other ("sitting on" /
+    "on": the longer implies the shorter), or both possession ("has" / "wearing")."""
+    if _same_meaning(a, b) or b in foil_synonyms(a) or a in foil_synonyms(b):
+        return True
+    wa, wb = a.split(), b.split()
+    if wa[-len(wb) :] == wb or wb[-len(wa) :] == wa:
+        return True
+    return a in POSSESSION and b in POSSESSION
+
+
 def _orbit_places(sub: SceneGraph) -> list[tuple[str, tuple]]:
     """Every triple of places of one kind whose values can be arranged: three objects with
     three different names, no two of them linked by a relationship of ``sub`` (as
@@ -382,7 +404,10 @@ def _orbit_places(sub: SceneGraph) -> list[tuple[str, tuple]]:
         names = [objs[i].name for i in trio]
         if (
             all(name_count[n] == 1 for n in names)
-            and all(not _same_meaning(a, b) for a, b in itertools.combinations(names, 2))
+            and all(
+                not _same_meaning(a, b) and not names_may_corefer(a, b)
+                for a, b in itertools.combinations(names, 2)
+            )
             and all(
                 frozenset((objs[a].id, objs[b].id)) not in linked
                 for a, b in itertools.combinations(trio, 2)
@@ -391,7 +416,7 @@ def _orbit_places(sub: SceneGraph) -> list[tuple[str, tuple]]:
             out.append(("object", trio))
     for trio in itertools.combinations(range(len(rels)), 3):
         preds = [rels[i].predicate for i in trio]
-        if all(not _same_meaning(a, b) for a, b in itertools.combinations(preds, 2)):
+        if all(not _predicates_overlap(a, b) for a, b in itertools.combinations(preds, 2)):
             out.append(("relationship", trio))
     slots = [
         (k, j)
