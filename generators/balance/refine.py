@@ -82,6 +82,11 @@ from crepe_datasets.scenegraph.types import SceneGraph
 
 REFINED_TYPES = ("atom", "swap")
 FOIL_BALANCED_TYPES = ("atom",)
+# An HN-SWAP caption is its own words in their true arrangement, the negatives the same words
+# rearranged ("table on top of cup"): held-out LMs prefer the true arrangement more than the
+# generation LM says (as crepe-systematicity's LM_SHIFT for human captions), so a negative counts
+# as above the caption only when the LM scores it this much higher (score units of the LM).
+SWAP_LM_SHIFT = 0.0
 # types whose candidates come in groups (HN-ATOM: one replaced atom; HN-SWAP: the arrangements
 # of three places); a set takes all its negatives from one group
 ONE_ATOM_TYPES = ("atom", "swap")
@@ -273,8 +278,11 @@ def refine(
 def _states(
     r: RenderedItem, pool: Sequence[Negative], scorers: Sequence[Callable[[str], float]]
 ) -> list[State]:
-    """Each candidate's state under the first two scorers: above, tied with or below the caption."""
+    """Each candidate's state under the first two scorers: above, tied with or below the caption
+    (an HN-SWAP caption judged :data:`SWAP_LM_SHIFT` more plausible by the LM than scored)."""
     base = [fn(r.caption) for fn in scorers[:2]]
+    if pool and pool[0].type == "swap":
+        base[1] += SWAP_LM_SHIFT
     return [
         tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))  # type: ignore[misc]
         for neg in pool

@@ -370,7 +370,7 @@ def swap_negatives(
 # symmetric group on three places), so every text of such a set is to the others as the positive
 # is: no text is the one the others were made from.
 ORBIT = ((1, 0, 2), (2, 1, 0), (0, 2, 1), (1, 2, 0), (2, 0, 1))
-MAX_ORBITS = 6
+MAX_ORBITS = 10
 ORBIT_RULE = "orbit"
 
 
