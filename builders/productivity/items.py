@@ -45,7 +45,7 @@ from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import negate_negatives
-from crepe_datasets.generators.negatives.swap import orbit_negatives
+from crepe_datasets.generators.negatives.swap import swap_negatives
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import SceneGraph
 
@@ -143,7 +143,7 @@ def add_candidates(
         if ledger is not None:
             ledger.record([c.exchange for c in atoms[:forecast]], positive_atoms(sub))  # type: ignore[misc]
         item.candidates += atoms
-        item.candidates += orbit_negatives(sub, index, rngs["swap"], drops, vocab)
+        item.candidates += swap_negatives(sub, index, rngs["swap"], candidates_per_type, n, drops)
         item.candidates += negate_negatives(
             sub, index, rngs["negate"], min(candidates_per_type, NEGATE_CANDIDATES), drops
         )

@@ -98,6 +98,16 @@ INHERENT_CUES = {
     "hn_comp": "length: each negative joins two compounds, so it is longer than the caption "
     "(inherent to HN-COMP; not counted toward the verdict)",
 }
+# Configs whose set-level cue is known and reported, not counted, and why
+SET_CUES = {
+    "hn_swap": "each negative swaps two atoms of the caption, so the caption is the one text the "
+    "others were made from (set-level judges find it; a per-text scorer such as a CLIP model "
+    "cannot use it). Sets of all arrangements of three atoms remove it but make the negatives "
+    "implausible: a held-out LM then picks the caption in 26% of sets and a trained classifier "
+    "in 30% (chance 17%), so the swaps are kept and this cue is reported",
+    "hn_negate": "each negative negates a different part of the caption (reported; the negation "
+    "itself is the config's inherent cue)",
+}
 # Families whose R@1 is the best of several cues (keys ``family:cue:direction``)
 BEST_OF = ("formatting", "set_structure")
 _NEGATION = re.compile(r"\b(no|not|never|nothing|none|nobody|without|n't)\b", re.IGNORECASE)
@@ -215,7 +225,9 @@ class BlindAuditor:
 
 def counted_baselines(config: str) -> tuple[str, ...]:
     """The baselines that decide a config's verdict (negation cue excluded for negation sets)."""
-    base = ("word_frequency", "ngram_lm", "formatting", "set_structure")
+    base: tuple[str, ...] = ("word_frequency", "ngram_lm", "formatting")
+    if config not in SET_CUES and config not in NEGATION_CONFIGS:
+        base = (*base, "set_structure")
     return base if config in NEGATION_CONFIGS else (*base, "no_negation")
 
 
@@ -252,6 +264,7 @@ class BlindReport:
                 "counted": list(counted),
                 "target": config in TARGETS,
                 "inherent_cue": INHERENT_CUES.get(config),
+                "set_cue": SET_CUES.get(config),
                 "all": pooled.to_dict(counted, margin),
                 "splits": {
                     s: splits[s].to_dict(counted, margin) for s in sorted(splits, key=_split_key)
@@ -332,4 +345,8 @@ def blind_lines(report: Mapping[str, Any]) -> list[str]:
             )
         if data.get("inherent_cue"):
             lines.append(f"{config}: known inherent cue: {data['inherent_cue']}")
+        if data.get("set_cue"):
+            lines.append(
+                f"{config}: known set-level cue (reported, not counted): {data['set_cue']}"
+            )
     return lines

@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -82,14 +81,8 @@ from crepe_datasets.scenegraph.types import SceneGraph
 
 REFINED_TYPES = ("atom", "swap")
 FOIL_BALANCED_TYPES = ("atom",)
-# An HN-SWAP caption is its own words in their true arrangement, the negatives the same words
-# rearranged ("table on top of cup"): held-out LMs prefer the true arrangement more than the
-# generation LM says (as crepe-systematicity's LM_SHIFT for human captions), so a negative counts
-# as above the caption only when the LM scores it this much higher (score units of the LM).
-SWAP_LM_SHIFT = 0.0
-# types whose candidates come in groups (HN-ATOM: one replaced atom; HN-SWAP: the arrangements
-# of three places); a set takes all its negatives from one group
-ONE_ATOM_TYPES = ("atom", "swap")
+# types whose candidates come in groups that each replace one atom; a set takes one group
+ONE_ATOM_TYPES = ("atom",)
 STAGE = "productivity_refinement"
 
 
@@ -261,8 +254,6 @@ def refine(
             pool = [neg for neg in r.negatives if neg.type == t]
             others = [neg for neg in r.negatives if neg.type != t]
             groups = atom_groups(pool) if t in ONE_ATOM_TYPES else [pool]
-            if len(groups) > 1 and t not in FOIL_BALANCED_TYPES:
-                groups.sort(key=lambda g: _group_order(r, t, g, scorers, k, state))
             for n, group in enumerate(groups):
                 r.negatives = others + group
                 if _refine_group(r, t, group, scorers, k, stats, drops, state):
@@ -278,59 +269,12 @@ def refine(
 def _states(
     r: RenderedItem, pool: Sequence[Negative], scorers: Sequence[Callable[[str], float]]
 ) -> list[State]:
-    """Each candidate's state under the first two scorers: above, tied with or below the caption
-    (an HN-SWAP caption judged :data:`SWAP_LM_SHIFT` more plausible by the LM than scored)."""
+    """Each candidate's state under the first two scorers: above, tied with or below the caption."""
     base = [fn(r.caption) for fn in scorers[:2]]
-    if pool and pool[0].type == "swap":
-        base[1] += SWAP_LM_SHIFT
     return [
         tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))  # type: ignore[misc]
         for neg in pool
     ]
-
-
-def _target_miss(
-    r: RenderedItem,
-    group: Sequence[Negative],
-    scorers: Sequence[Callable[[str], float]],
-    k: int,
-    balance: Balance,
-) -> float:
-    """How far the balanced choice from ``group`` would miss the set's target (step 3's cost;
-    infinite when the group gives no allowed choice), without changing ``balance``."""
-    if len(group) < k:
-        return math.inf
-    states = _states(r, group, scorers)
-    target = balance.seen % (k + 1)
-    trial = Balance(balance.seen, list(balance.first), list(balance.last))
-    chosen = choose_balanced(states, k, target, trial)
-    if chosen is None:
-        return math.inf
-    return float(sum(abs(sum(states[i][s] >= 0 for i in chosen) - target) for s in (0, 1)))
-
-
-def _group_order(
-    r: RenderedItem,
-    t: str,
-    group: Sequence[Negative],
-    scorers: Sequence[Callable[[str], float]],
-    k: int,
-    state: RefineState,
-) -> tuple[bool, float, float]:
-    """The order in which a set's groups (HN-SWAP orbits) are tried: those the balance allows
-    first; among them, the one closest to the set's target, then the one whose word pairs bring
-    the negatives' pairs closest to ``k`` times the positives' (the distance of
-    :mod:`~crepe_datasets.generators.negatives.joint_balance`, as the joint choice lowers it for
-    HN-ATOM)."""
-    miss = _target_miss(r, group, scorers, k, state.balances[(t, r.item.n)])
-    joint = (state.joint or {}).get(t)
-    if joint is None or math.isinf(miss):
-        return (math.isinf(miss), miss, 0.0)
-    positive = graph_features(r.item.graph)
-    delta: Counter = Counter()
-    for neg in group[:k]:
-        delta.update(feature_delta(positive, _negative_graph(neg)))
-    return (False, miss, joint.balance.change(dict(delta)))
 
 
 def _refine_group(
@@ -408,7 +352,7 @@ def _keep_for_joint(
     deltas = [feature_delta(positive, _negative_graph(neg)) for neg in pool]
     exclusive = [
         frozenset((neg.exchange[0], w) for w in foil_synonyms(neg.exchange[2]))
-        if neg.exchange and t in FOIL_BALANCED_TYPES
+        if neg.exchange
         else frozenset()
         for neg in pool
     ]
