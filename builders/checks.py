@@ -7,6 +7,7 @@ so that validating a folder runs every check its build ran.
 
 from __future__ import annotations
 
+from crepe_datasets.builders.counter_images import checks as counter_images
 from crepe_datasets.builders.systematicity import checks as systematicity
 
-CHECK_MODULES = (systematicity,)
+CHECK_MODULES = (systematicity, counter_images)

@@ -7,6 +7,7 @@ Used by the command and by ``crepe publish``, which refuses to upload a folder t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,7 +91,10 @@ class DatasetValidation:
 
 
 def validate_dataset(
-    folder: str | Path, lm_corpus: str | Path | None = None, seen: str | Path | None = None
+    folder: str | Path,
+    lm_corpus: str | Path | None = None,
+    seen: str | Path | None = None,
+    counter_pool: Sequence[str | Path] = (),
 ) -> DatasetValidation:
     """Validate a dataset folder written by any builder of the toolkit.
 
@@ -101,9 +105,12 @@ def validate_dataset(
         folder: the dataset folder.
         lm_corpus: caption corpus of the blind n-gram LM (default: the shipped counts).
         seen: the training corpus's seen-tables folder, for the checks that re-derive splits.
+        counter_pool: where the counter-image pool lies now, when it moved since the build
+            (default: the paths the manifest records).
 
     Raises:
-        CrepeInputError: when ``folder`` is not a dataset folder (no readable manifest).
+        CrepeInputError: when ``folder`` is not a dataset folder (no readable manifest), or an
+            input a check needs is missing or not the build's (seen tables, counter pool).
     """
     folder = Path(folder)
     result = DatasetValidation(folder, check_files(folder))
@@ -124,8 +131,15 @@ def validate_dataset(
     result.blind = blind_audit(with_negatives, lm_corpus)
     manifest = read_manifest(folder)
     result.trained = trained_audit(with_negatives, dataset=manifest.dataset)
-    given = CheckInput(folder, manifest, tables, Path(seen) if seen is not None else None)
-    result.dataset_checks = {
-        name: check(given) for name, check in checks_for(manifest.dataset).items()
-    }
+    given = CheckInput(
+        folder,
+        manifest,
+        tables,
+        Path(seen) if seen is not None else None,
+        tuple(Path(p) for p in counter_pool),
+    )
+    for name, check in checks_for(manifest.dataset).items():
+        report = check(given)
+        if report is not None:
+            result.dataset_checks[name] = report
     return result

@@ -30,15 +30,20 @@ class CheckInput:
         manifest: its build manifest.
         tables: every row, ``{config: {split: rows}}``.
         seen: the seen-tables folder of the training corpus (``--seen``), when given.
+        counter_pool: where the sources of the counter-image pool lie now (``--counter-pool``),
+            when they moved since the build.
     """
 
     folder: Path
     manifest: BuildManifest
     tables: Tables
     seen: Path | None = None
+    counter_pool: tuple[Path, ...] = ()
 
 
-DatasetCheck = Callable[[CheckInput], InvariantReport]
+# A check returns its report, or None when it does not apply to the folder (a config it checks
+# was not built): then it is left out of the validation report.
+DatasetCheck = Callable[[CheckInput], InvariantReport | None]
 
 _CHECKS: dict[str, dict[str, DatasetCheck]] = {}
 

@@ -84,6 +84,12 @@ def _area(row: Mapping[str, Any], infos: Mapping[str, Any]) -> float | None:
     return box[2] * box[3] / float(info.width * info.height)
 
 
+def _row_key(row: Mapping[str, Any]) -> str:
+    """The row's key in group ids and seeds: ``image:region`` (systematicity), or the
+    ``group_key`` an adapter gives (productivity rows have no region id)."""
+    return row.get("group_key") or f"{row['image_id']}:{row['region_id']}"
+
+
 def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]:
     """The ``groups`` row of negative ``k`` of an ``hn_atom`` row and its counter-region."""
     kind, old, new = m.exchange
@@ -97,13 +103,13 @@ def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]
         "counter_regions_found": m.matches,
     }
     return {
-        "id": f"{row['image_id']}:{row['region_id']}:{k}",
+        "id": f"{_row_key(row)}:{k}",
         "caption_0": row["caption"],
         "caption_1": row["hard_negatives"][k],
         "image_0_id": str(row["image_id"]),
         "image_0_file": row["image_file"],
         "image_0_bbox": list(row["bbox"]),
-        "image_0_region_id": str(row["region_id"]),
+        "image_0_region_id": str(row.get("region_id") or ""),
         "image_1_id": r.image_id,
         "image_1_file": r.file,
         "image_1_bbox": m.box,
@@ -118,7 +124,8 @@ def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]
         "negative_rule": row["negative_rules"][k],
         "exchange": f"{kind}:{old}->{new}",
         "match_0": f"{row['negative_rules'][k]}: false of image {row['image_id']} by its full "
-        "Visual Genome scene graph; the caption is the region's own description",
+        "Visual Genome scene graph; "
+        + row.get("caption_origin", "the caption is the region's own description"),
         "match_1": json.dumps(match_1, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
         "split": row["split"],
     }
@@ -135,7 +142,7 @@ def group_rows(
         for k, text in enumerate(row["hard_negatives"]):
             stats["negatives"] += 1
             negative = from_compact(row["negative_graphs"][k])
-            key = f"{seed}:{row['image_id']}:{row['region_id']}:{k}:counter"
+            key = f"{seed}:{_row_key(row)}:{k}:counter"
             found = find_counter(
                 index, positive, negative, str(row["image_id"]), area, key,
                 uncovered_words(text, negative),

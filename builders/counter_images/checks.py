@@ -1,0 +1,56 @@
+"""The ``groups`` check of a build, registered for ``crepe validate dataset``
+(:mod:`crepe_datasets.validation.registry`).
+
+``groups_checks`` is the build manifest's ``validation.groups_checks``: every group re-verified
+independently against the pool the build searched
+(:func:`crepe_datasets.validation.counter_groups.check_groups`, through
+:func:`.config.verify_groups`, the function the build runs). The pool is found where the manifest
+records it, or at the paths given with ``--counter-pool`` when it moved
+(:func:`.sources.resolve_pool`); a pool whose files differ from the build's is refused. The
+pool's index is read from the cache (the build's ``--cache-dir`` when it is still there, else
+``$CREPE_CACHE``) or built again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crepe_datasets.builders.counter_images.config import verify_groups
+from crepe_datasets.builders.counter_images.groups import CONFIG
+from crepe_datasets.builders.counter_images.index import open_index
+from crepe_datasets.builders.counter_images.sources import resolve_pool
+from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.validation.invariants import InvariantReport
+from crepe_datasets.validation.registry import CheckInput, register_check
+
+DATASETS = ("crepe-systematicity", "crepe-productivity")
+
+
+def groups_checks(given: CheckInput) -> InvariantReport | None:
+    """Re-verify every group against the pool; ``None`` when the build has no ``groups`` config.
+
+    Raises:
+        CrepeInputError: the pool is not where the manifest says and no ``--counter-pool``
+            path holds it, or its files differ from the build's.
+    """
+    if CONFIG not in given.manifest.configs:
+        return None
+    pool = (given.manifest.summary.get("groups") or {}).get("pool") or {}
+    sources = pool.get("sources")
+    if not sources:
+        raise CrepeInputError(
+            f"{given.folder} records no counter pool sources (built before they were "
+            "recorded); rebuild it to validate its groups."
+        )
+    vg, extra = resolve_pool(sources, given.counter_pool, given.folder)
+    cache = given.manifest.parameters.get("cache_dir")
+    cache_dir = cache if cache and (Path(cache) / "counter-pool").is_dir() else None
+    index, _ = open_index(vg, extra, cache_dir)
+    try:
+        return verify_groups(index, given.tables.get(CONFIG) or {})
+    finally:
+        index.close()
+
+
+for _dataset in DATASETS:
+    register_check(_dataset, "groups_checks", groups_checks)
