@@ -12,7 +12,9 @@ object; this check works on **compound sets** instead, from the row alone: for e
   (``scene_graph``) is found in the counter-region's graph through broad synonyms;
 * ``replaced_object_in_counter``: for an object exchange, the replaced object (or a broad
   synonym) is an object of the counter-region's graph;
-* ``exchange_matches_graphs``: the ``exchange`` column is the one-atom difference of the two graphs;
+* ``exchange_matches_graphs``: the ``exchange`` column is the one-atom difference of the two
+  graphs (an HN-COMP group, ``compound:<caption's compound>-><foil>+<foil>``: the negative's
+  graph keeps every atom of the caption's and adds both foils);
 * ``counter_region_in_pool`` (when the pool is given, as the build and ``crepe validate dataset``
   give it): the row's counter-region (``image_1_source``, ``image_1_id``, ``image_1_region_id``)
   is a region of the pool with the row's graph, file and description, and a box that is the
@@ -110,7 +112,7 @@ def _own_box(region: PoolRegionLike, row: Mapping[str, Any]) -> list[float] | No
 
 
 def _pool_region(
-    row: Mapping[str, Any], lookup: PoolLookup, report: InvariantReport, where: str
+    row: Mapping[str, Any], lookup: PoolLookup, report: InvariantReport, where: str, config: str
 ) -> SceneGraph | None:
     """The pool's graph of the row's counter-region (``None``, counted, when the row's
     counter-region is not that pool region)."""
@@ -125,53 +127,57 @@ def _pool_region(
             and _same_box(_own_box(region, row), row["image_1_bbox"])
         ):
             return region.graph
-    report.fail(CONFIG, "counter_region_in_pool", where)
+    report.fail(config, "counter_region_in_pool", where)
     return None
 
 
 def check_group(
     row: Mapping[str, Any], terms: Terms, report: InvariantReport,
-    lookup: PoolLookup | None = None,
+    lookup: PoolLookup | None = None, config: str = CONFIG,
 ) -> None:  # fmt: skip
-    """Check one ``groups`` row (see the module docstring)."""
+    """Check one row of a ``groups`` (or ``groups_comp``) config (see the module docstring)."""
     where = f"{row['caption_0']} / {row['caption_1']} / image {row['image_1_id']}"
     if str(row["image_0_id"]) == str(row["image_1_id"]):
-        report.fail(CONFIG, "different_images", where)
+        report.fail(config, "different_images", where)
     counter = SceneGraph.from_json(row["image_1_graph"])
     if lookup is not None:
-        counter = _pool_region(row, lookup, report, where) or counter
+        counter = _pool_region(row, lookup, report, where, config) or counter
     terms.add_predicates({r.predicate for r in counter.relationships})
     target = _compounds(counter, lambda k, x: x)  # stored canonical already
     positive, negative = from_compact(row["scene_graph"]), from_compact(row["negative_graph"])
     if not _present(negative, target, terms.tight):
-        report.fail(CONFIG, "negative_compounds_in_counter", where)
+        report.fail(config, "negative_compounds_in_counter", where)
     if _present(positive, target, terms.loose):
-        report.fail(CONFIG, "positive_true_in_counter", where)
+        report.fail(config, "positive_true_in_counter", where)
     pa, na = Counter(positive.atoms()), Counter(negative.atoms())
     removed, added = list((pa - na).elements()), list((na - pa).elements())
     kind, _, pair = str(row["exchange"]).partition(":")
     old, _, new = pair.partition("->")
-    if [(a.type, a.text) for a in removed] != [(kind, old)] or [
+    if kind == "compound":
+        foils = new.split("+")
+        if removed or len(foils) != 2 or not set(foils) <= {a.text for a in added}:
+            report.fail(config, "exchange_matches_graphs", where)
+    elif [(a.type, a.text) for a in removed] != [(kind, old)] or [
         (a.type, a.text) for a in added
     ] != [(kind, new)]:
-        report.fail(CONFIG, "exchange_matches_graphs", where)
+        report.fail(config, "exchange_matches_graphs", where)
     if kind == "object":
         olds = terms.loose("object", old)
         if any(o.name in olds for o in counter.objects):
-            report.fail(CONFIG, "replaced_object_in_counter", where)
+            report.fail(config, "replaced_object_in_counter", where)
 
 
 def check_groups(
     tables: Mapping[str, Sequence[Mapping[str, Any]]], terms: Terms,
-    lookup: PoolLookup | None = None,
+    lookup: PoolLookup | None = None, config: str = CONFIG,
 ) -> InvariantReport:  # fmt: skip
-    """Check every row of the ``groups`` splits ``{split: rows}`` (against the pool, when
+    """Check every row of the splits ``{split: rows}`` of ``config`` (against the pool, when
     ``lookup`` finds its regions); without the pool the pool check is counted as skipped."""
     report = InvariantReport()
     for rows in tables.values():
         for row in rows:
             report.rows += 1
-            check_group(row, terms, report, lookup)
+            check_group(row, terms, report, lookup, config)
     if lookup is None and report.rows:
         report.skipped["counter_region_in_pool (no pool)"] = report.rows
     return report

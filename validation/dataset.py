@@ -118,6 +118,20 @@ def validate_dataset(
         return result
     tables = read_tables(folder)
     result.invariants = check_rows(tables)
+    manifest = read_manifest(folder)
+    given = CheckInput(
+        folder,
+        manifest,
+        tables,
+        Path(seen) if seen is not None else None,
+        tuple(Path(p) for p in counter_pool),
+    )
+    # the dataset's own checks first: an input they need that is missing or wrong (seen tables,
+    # counter pool) is refused before the slower audits run
+    for name, check in checks_for(manifest.dataset).items():
+        report = check(given)
+        if report is not None:
+            result.dataset_checks[name] = report
     with_negatives = {
         c: t
         for c, t in tables.items()
@@ -129,17 +143,5 @@ def validate_dataset(
     }
     result.shortcuts = audit_rows(with_negatives)
     result.blind = blind_audit(with_negatives, lm_corpus)
-    manifest = read_manifest(folder)
     result.trained = trained_audit(with_negatives, dataset=manifest.dataset)
-    given = CheckInput(
-        folder,
-        manifest,
-        tables,
-        Path(seen) if seen is not None else None,
-        tuple(Path(p) for p in counter_pool),
-    )
-    for name, check in checks_for(manifest.dataset).items():
-        report = check(given)
-        if report is not None:
-            result.dataset_checks[name] = report
     return result

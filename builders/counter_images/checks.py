@@ -1,7 +1,8 @@
 """The ``groups`` check of a build, registered for ``crepe validate dataset``
 (:mod:`crepe_datasets.validation.registry`).
 
-``groups_checks`` is the build manifest's ``validation.groups_checks``: every group re-verified
+``groups_checks`` (and ``groups_comp_checks``) are the build manifest's
+``validation.groups_checks`` (``groups_comp_checks``): every group re-verified
 independently against the pool the build searched
 (:func:`crepe_datasets.validation.counter_groups.check_groups`, through
 :func:`.config.verify_groups`, the function the build runs). The pool is found where the manifest
@@ -13,10 +14,11 @@ pool's index is read from the cache (the build's ``--cache-dir`` when it is stil
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from crepe_datasets.builders.counter_images.config import verify_groups
-from crepe_datasets.builders.counter_images.groups import CONFIG
+from crepe_datasets.builders.counter_images.groups import COMP_CONFIG, CONFIG
 from crepe_datasets.builders.counter_images.index import open_index
 from crepe_datasets.builders.counter_images.sources import resolve_pool
 from crepe_datasets.scenegraph.errors import CrepeInputError
@@ -26,16 +28,17 @@ from crepe_datasets.validation.registry import CheckInput, register_check
 DATASETS = ("crepe-systematicity", "crepe-productivity")
 
 
-def groups_checks(given: CheckInput) -> InvariantReport | None:
-    """Re-verify every group against the pool; ``None`` when the build has no ``groups`` config.
+def check_config(given: CheckInput, config: str = CONFIG) -> InvariantReport | None:
+    """Re-verify every group of ``config`` against the pool; ``None`` when the build has no such
+    config.
 
     Raises:
         CrepeInputError: the pool is not where the manifest says and no ``--counter-pool``
             path holds it, or its files differ from the build's.
     """
-    if CONFIG not in given.manifest.configs:
+    if config not in given.manifest.configs:
         return None
-    pool = (given.manifest.summary.get("groups") or {}).get("pool") or {}
+    pool = (given.manifest.summary.get(config) or {}).get("pool") or {}
     sources = pool.get("sources")
     if not sources:
         raise CrepeInputError(
@@ -47,10 +50,22 @@ def groups_checks(given: CheckInput) -> InvariantReport | None:
     cache_dir = cache if cache and (Path(cache) / "counter-pool").is_dir() else None
     index, _ = open_index(vg, extra, cache_dir)
     try:
-        return verify_groups(index, given.tables.get(CONFIG) or {})
+        return verify_groups(index, given.tables.get(config) or {}, config)
     finally:
         index.close()
 
 
+def _for(config: str) -> Callable[[CheckInput], InvariantReport | None]:
+    def check(given: CheckInput) -> InvariantReport | None:
+        return check_config(given, config)
+
+    check.__name__ = f"{config}_checks"
+    return check
+
+
+groups_checks = _for(CONFIG)
+groups_comp_checks = _for(COMP_CONFIG)
+
 for _dataset in DATASETS:
     register_check(_dataset, "groups_checks", groups_checks)
+    register_check(_dataset, "groups_comp_checks", groups_comp_checks)

@@ -18,7 +18,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.builders.counter_images.groups import CONFIG, config_info, features, group_rows
+from crepe_datasets.builders.counter_images.groups import (
+    COMP_CONFIG,
+    CONFIG,
+    config_info,
+    features,
+    group_rows,
+)
 from crepe_datasets.builders.counter_images.index import CounterIndex, PoolLookup, open_index
 from crepe_datasets.builders.counter_images.match import STAGE
 from crepe_datasets.builders.counter_images.pool import pool_sources, source_files
@@ -31,31 +37,45 @@ from crepe_datasets.validation.invariants import InvariantReport
 RowAdapter = Callable[[str, Iterable[Mapping[str, Any]]], Iterable[Mapping[str, Any]]]
 
 
-def yields_text(groups: Mapping[str, int], negatives: Mapping[str, int]) -> str:
+COMP_STAGE = STAGE + "_comp"  # the unmatched HN-COMP negatives, apart from HN-ATOM's
+
+
+def _restaged(drops: DropLog, stage: str) -> DropLog:
+    out = DropLog()
+    for (_, reason), n in drops.counts.items():
+        out.counts[(stage, reason)] += n
+    for (_, reason), examples in drops.examples.items():
+        out.examples[(stage, reason)] = list(examples)
+    return out
+
+
+def yields_text(
+    groups: Mapping[str, int], negatives: Mapping[str, int], kind: str = "HN-ATOM"
+) -> str:
     """``split: G groups from N HN-ATOM negatives (share)``, for the card."""
     return "; ".join(
-        f"{sp}: {groups.get(sp, 0):,} groups from {n:,} HN-ATOM negatives "
+        f"{sp}: {groups.get(sp, 0):,} groups from {n:,} {kind} negatives "
         f"({groups.get(sp, 0) / n:.1%})"
         if n
-        else f"{sp}: no HN-ATOM negatives"
+        else f"{sp}: no {kind} negatives"
         for sp, n in negatives.items()
     )
 
 
 def verify_groups(
-    index: CounterIndex, groups: Mapping[str, Sequence[Mapping[str, Any]]]
+    index: CounterIndex, groups: Mapping[str, Sequence[Mapping[str, Any]]], config: str = CONFIG
 ) -> InvariantReport:
-    """The independent check of every group, against the pool of ``index`` (its synonyms, with
-    every predicate of the pool known, and its regions)."""
+    """The independent check of every group of ``config``, against the pool of ``index`` (its
+    synonyms, with every predicate of the pool known, and its regions)."""
     from crepe_datasets.validation.counter_groups import check_groups
 
-    return check_groups(groups, index.terms, PoolLookup(index, groups))
+    return check_groups(groups, index.terms, PoolLookup(index, groups), config)
 
 
 def add_groups_config(
     vg: str, pools: Sequence[str], tables: dict, infos: Mapping[str, Any], manifest: BuildManifest,
     scratch: Path, seed: int, card_text: str, cache_dir: str | None = None,
-    adapt: RowAdapter | None = None,
+    adapt: RowAdapter | None = None, comp: bool = False,
 ) -> Any:  # fmt: skip
     """Add the ``groups`` config to ``tables`` and ``manifest``; return its features.
 
@@ -70,9 +90,11 @@ def add_groups_config(
         card_text: the card's paragraph, with ``{yields}`` for the yields per split.
         cache_dir: cache of the pool's index (default ``$CREPE_CACHE``).
         adapt: turns a split's ``hn_atom`` rows into the form ``group_rows`` reads.
+        comp: build ``groups_comp`` from the ``hn_comp`` rows instead (HN-COMP negatives).
     """
     from crepe_datasets.builders.productivity.spool import SpooledRows
 
+    config, source = (COMP_CONFIG, "hn_comp") if comp else (CONFIG, "hn_atom")
     index, info = open_index(vg, list(pools), cache_dir)
     schema = features().arrow_schema
     try:
@@ -80,36 +102,39 @@ def add_groups_config(
         negatives: dict[str, int] = {}
         unmatched: dict[str, dict[str, int]] = {}
         stats: Counter = Counter()
-        for split, rows in tables["hn_atom"].items():
-            out = groups[split] = SpooledRows(scratch / CONFIG / split, schema)
+        for split, rows in tables[source].items():
+            out = groups[split] = SpooledRows(scratch / config / split, schema)
             before = stats["negatives"]
             drops = DropLog()
-            source = adapt(split, rows) if adapt is not None else rows
-            for row in group_rows(source, index, infos, seed, drops, stats):
+            given = adapt(split, rows) if adapt is not None else rows
+            for row in group_rows(given, index, infos, seed, drops, stats, comp):
                 out.append(row)
             negatives[split] = stats["negatives"] - before
             unmatched[split] = {r: n for (_, r), n in sorted(drops.counts.items())}
-            manifest.drops.merge(drops)
-        tables[CONFIG] = groups
-        report = verify_groups(index, groups)
+            for (_, r), n in drops.counts.items():
+                stats[f"unmatched:{r}"] += n
+            manifest.drops.merge(_restaged(drops, COMP_STAGE) if comp else drops)
+        tables[config] = groups
+        report = verify_groups(index, groups, config)
     finally:
         index.close()
     counts = {sp: len(rows) for sp, rows in groups.items()}
     manifest.drops.merge(DropLog.from_dict(index.manifest["drops"]))  # the pool's own skips
     for path, _ in pool_sources(vg, list(pools)):
         manifest.add_inputs(*source_files(path))
-    manifest.configs[CONFIG] = config_info()
-    manifest.summary["groups"] = {
+    manifest.configs[config] = config_info(comp)
+    manifest.summary[config] = {
         "pool": {**info, "sources": describe_pool(vg, list(pools))},
         "groups_per_split": counts,
-        "hn_atom_negatives_per_split": negatives,
+        f"{source}_negatives_per_split": negatives,
         "share_per_split": {
             sp: round(counts[sp] / n, 4) if n else 0.0 for sp, n in negatives.items()
         },
         "by_source": {k[7:]: v for k, v in sorted(stats.items()) if k.startswith("groups_")},
-        "unmatched": {r: n for (st, r), n in sorted(manifest.drops.counts.items()) if st == STAGE},
+        "unmatched": {k[10:]: v for k, v in sorted(stats.items()) if k.startswith("unmatched:")},
         "unmatched_per_split": unmatched,
     }
-    manifest.validation["groups_checks"] = report.to_dict()
-    manifest.card.how_built += " " + card_text.format(yields=yields_text(counts, negatives))
+    manifest.validation[f"{config}_checks"] = report.to_dict()
+    kind = "HN-COMP" if comp else "HN-ATOM"
+    manifest.card.how_built += " " + card_text.format(yields=yields_text(counts, negatives, kind))
     return features()

@@ -53,8 +53,18 @@ TASK = TaskSpec(
 )
 
 
-def config_info() -> ConfigInfo:
-    """The ``groups`` config and its evaluation task."""
+COMP_CONFIG = "groups_comp"
+COMP_DESCRIPTION = (
+    "Winoground-style groups of HN-COMP negatives: the caption's region and a counter-region "
+    "from another image where both compounds of the negative are annotated and the caption "
+    "false; 2 images x 2 captions, text / image / group scores"
+)
+
+
+def config_info(comp: bool = False) -> ConfigInfo:
+    """The ``groups`` (or ``groups_comp``) config and its evaluation task."""
+    if comp:
+        return ConfigInfo(COMP_CONFIG, COMP_DESCRIPTION, TASK)
     return ConfigInfo(CONFIG, DESCRIPTION, TASK)
 
 
@@ -133,19 +143,22 @@ def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]
 
 def group_rows(
     rows: Iterable[Mapping[str, Any]], index: CounterIndex, infos: Mapping[str, Any], seed: int,
-    drops: DropLog, stats: Counter,
+    drops: DropLog, stats: Counter, comp: bool = False,
 ) -> Iterator[dict[str, Any]]:  # fmt: skip
-    """The ``groups`` rows of ``hn_atom`` rows; every negative without one is counted."""
+    """The ``groups`` rows of ``hn_atom`` rows (``comp``: the ``groups_comp`` rows of ``hn_comp``
+    rows, whose ``negative_foils`` give each negative's two foils); every negative without one
+    is counted."""
     for row in rows:
         positive = from_compact(row["scene_graph"])
         area = _area(row, infos)
         for k, text in enumerate(row["hard_negatives"]):
             stats["negatives"] += 1
             negative = from_compact(row["negative_graphs"][k])
-            key = f"{seed}:{_row_key(row)}:{k}:counter"
+            key = f"{seed}:{_row_key(row)}:{k}:counter" + ("_comp" if comp else "")
             found = find_counter(
                 index, positive, negative, str(row["image_id"]), area, key,
                 uncovered_words(text, negative),
+                list(row["negative_foils"][k]) if comp else None,
             )  # fmt: skip
             if isinstance(found, str):
                 drops.drop(STAGE, found, f"{row['caption']} -> {text}")

@@ -1,4 +1,4 @@
-"""The ``groups`` config of a crepe-systematicity build (``--counter-pool``).
+"""The ``groups`` and ``groups_comp`` configs of a crepe-systematicity build (``--counter-pool``).
 
 :func:`add_groups` runs after the ``hn_atom`` rows are final (:mod:`.config`): for every HN-ATOM
 negative of a region's caption, a counter-region (:mod:`.groups`); the manifest records the pool,
@@ -30,14 +30,24 @@ CARD_TEXT = (
 )
 
 
+COMP_CARD_TEXT = (
+    '`groups_comp` does the same for each HN-COMP negative of `hn_comp` ("a blue car and a pink '
+    'toy" for "a pink car"): a counter-region where both of the negative\'s compounds are '
+    "annotated and the caption does not hold even with broad synonyms (its compound split over "
+    "two objects there), by the same rule. Yields per split: {yields}."
+)
+
+
 def add_groups(
     vg: str, pools: Sequence[str], tables: dict, infos: Mapping[str, Any], manifest: BuildManifest,
-    scratch: Path, seed: int, cache_dir: str | None = None,
+    scratch: Path, seed: int, cache_dir: str | None = None, comp: bool = False,
 ) -> Any:  # fmt: skip
-    """Add the ``groups`` config to ``tables`` and ``manifest``; return its features.
+    """Add the ``groups`` config (``comp``: ``groups_comp``, from ``hn_comp``) to ``tables`` and
+    ``manifest``; return its features.
 
     Rows are spooled to disk under ``scratch`` (the build's temporary folder).
     """
+    text = COMP_CARD_TEXT if comp else CARD_TEXT
     return add_groups_config(
-        vg, pools, tables, infos, manifest, scratch, seed, CARD_TEXT, cache_dir
+        vg, pools, tables, infos, manifest, scratch, seed, text, cache_dir, comp=comp
     )

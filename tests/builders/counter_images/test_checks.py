@@ -118,3 +118,24 @@ def test_a_pool_that_differs_is_one_sentence_and_status_2(
     assert status == 2
     assert len(err) == 1 and err[0].startswith("error: the counter pool ")
     assert "Traceback" not in err[0]
+
+
+def test_hn_comp_groups_counted_and_reverified(groups_build: Path) -> None:
+    """``groups_comp``: every HN-COMP negative is a group or counted by reason (stage
+    ``counter_images_comp``), per split; validate re-runs its check as the build did."""
+    manifest = json.loads((groups_build / "build_manifest.json").read_text())
+    g = manifest["summary"]["groups_comp"]
+    counts = manifest["counts"]
+    for split, negatives in g["hn_comp_negatives_per_split"].items():
+        assert negatives == 6 * counts["hn_comp"][split]
+        unmatched = sum(g["unmatched_per_split"][split].values())
+        assert g["groups_per_split"][split] + unmatched == negatives
+    assert sum(manifest["drops"]["counter_images_comp"].values()) == sum(g["unmatched"].values())
+    assert manifest["configs"]["groups_comp"]["task"]["type"] == "group"
+    result = validate_dataset(groups_build, counter_pool=_pool())
+    report = result.dataset_checks["groups_comp_checks"]
+    assert report.passed and report.rows == sum(g["groups_per_split"].values())
+    assert report.to_dict() == manifest["validation"]["groups_comp_checks"]
+    for rows in read_tables(groups_build).get("groups_comp", {}).values():
+        for r in rows:
+            assert r["negative_type"] == "comp" and r["exchange"].startswith("compound:")
