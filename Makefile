@@ -33,7 +33,7 @@ $(WORDNET): | $(STAMP)
 	  (apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null 2>&1 || \
 	   (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null)); \
 	fi
-	$(PY) -m crepe_datasets.scenegraph.resources
+	$(PY) -m crepe_datasets.infra.resources
 
 # A real Label Studio server for the annotation round-trip tests, plus a migrated template
 # database (tests copy it instead of running every migration; scripts/bench/label_studio_start.py).

@@ -8,7 +8,17 @@ top-level package is ``crepe_datasets``. Metadata, dependencies and package data
 from setuptools import find_packages, setup
 
 NAMESPACE = "crepe_datasets"
-LAYERS = ("scenegraph", "builders", "generators", "validation", "cards", "evaluator", "scripts")
+LAYERS = (
+    "infra",
+    "scenegraph",
+    "sources",
+    "generators",
+    "cards",
+    "validation",
+    "builders",
+    "evaluator",
+    "scripts",
+)
 
 package_dir = {NAMESPACE: NAMESPACE}
 packages = [NAMESPACE]

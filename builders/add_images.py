@@ -32,6 +32,14 @@ from crepe_datasets.cards.image_digests import (
     with_crop_metadata,
 )
 from crepe_datasets.cards.manifest import MANIFEST_NAME, read_manifest
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import (
+    DropLog,
+    InputFile,
+    describe_input,
+    write_json_atomic,
+    write_text_atomic,
+)
 from crepe_datasets.scenegraph.crops import (
     CROP_RULE,
     VG_IMAGE_LICENSE,
@@ -39,14 +47,6 @@ from crepe_datasets.scenegraph.crops import (
     ImageSource,
     embed_rows,
     image_features,
-)
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import (
-    DropLog,
-    InputFile,
-    describe_input,
-    write_json_atomic,
-    write_text_atomic,
 )
 
 NO_IMAGE_TASKS = ("group",)

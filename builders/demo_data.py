@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from crepe_datasets.scenegraph.provenance import write_json_atomic, write_text_atomic
+from crepe_datasets.infra.provenance import write_json_atomic, write_text_atomic
 
 WIDTH, HEIGHT = 640, 480
 N_IMAGES = 36

@@ -26,10 +26,8 @@ from typing import Any
 from crepe_datasets.builders.engines.base import Engine
 from crepe_datasets.builders.seen_clean import MAX_CHARS, clean_caption
 from crepe_datasets.builders.seen_tables import TABLES, ShardCounts, parse_shard_json
-from crepe_datasets.builders.sources.corpus import parse_spec
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
-from crepe_datasets.scenegraph.provenance import (
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import (
     DropLog,
     atomic_path,
     combined_checksum,
@@ -37,7 +35,9 @@ from crepe_datasets.scenegraph.provenance import (
     write_json_atomic,
     write_text_atomic,
 )
-from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.infra.version import __version__
+from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
+from crepe_datasets.sources.corpus import parse_spec
 
 DEFAULT_SHARD_SIZE = 50_000
 
@@ -104,7 +104,7 @@ def build_seen_tables(
     """
     from tqdm import tqdm
 
-    from crepe_datasets.builders.sources.corpus import corpus_files, iter_corpus
+    from crepe_datasets.sources.corpus import corpus_files, iter_corpus
 
     if shard_size < 1:
         raise CrepeInputError(f"--shard-size must be at least 1, got {shard_size}.")

@@ -23,7 +23,7 @@ import html
 import re
 from collections import Counter
 
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 STAGE = "seen_tables"
 MAX_CHARS = 300

@@ -1,6 +1,6 @@
 """Seen tables of a training corpus: which atoms, compounds and bindings it holds, with counts.
 
-Flow (SPEC §2.1, §4.1): the corpus is streamed (:func:`crepe_datasets.builders.sources.corpus.iter_corpus`),
+Flow (SPEC §2.1, §4.1): the corpus is streamed (:func:`crepe_datasets.sources.corpus.iter_corpus`),
 each caption cleaned (:mod:`crepe_datasets.builders.seen_clean`), cut into shards of ``shard_size`` captions in
 corpus order, and every shard parsed by an engine (:mod:`crepe_datasets.builders.engines`). Within a shard,
 exact duplicate captions are parsed once and counted with their multiplicity. A finished

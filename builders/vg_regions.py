@@ -24,6 +24,7 @@ from crepe_datasets.scenegraph.crops import ImageCropper
 from crepe_datasets.scenegraph.types import normalize_name
 from crepe_datasets.scenegraph.vg.folder import vg_files
 from crepe_datasets.scenegraph.visual_genome import iter_regions, read_image_data
+from crepe_datasets.validation.registry import register_dataset
 
 DATASET = "crepe-vg-regions"
 VERSION = "0.1.0"
@@ -126,3 +127,8 @@ def build_vg_regions(config: VGRegionsConfig) -> BuildManifest:
     }
     write_dataset(config.out, {"regions": {config.split: rows}}, manifest, images=cropper)
     return manifest
+
+
+# A crepe-vg-regions build records no check of its own (``crepe validate dataset`` runs the common
+# ones on its folders).
+register_dataset(DATASET)

@@ -44,17 +44,17 @@ from crepe_datasets.cards.plots import (
 from crepe_datasets.cards.portable import portable_manifest
 from crepe_datasets.cards.render import render_card
 from crepe_datasets.cards.verification import check_verification
-from crepe_datasets.scenegraph.crops import ImageCropper, embed_rows, image_features
-from crepe_datasets.scenegraph.errors import CrepeInputError, FailedChecksError
-from crepe_datasets.scenegraph.explain import explain_drops
-from crepe_datasets.scenegraph.outputs import check_output
-from crepe_datasets.scenegraph.provenance import (
+from crepe_datasets.infra.errors import CrepeInputError, FailedChecksError
+from crepe_datasets.infra.explain import explain_drops
+from crepe_datasets.infra.outputs import check_output
+from crepe_datasets.infra.provenance import (
     InputFile,
     atomic_directory,
     describe_input,
     write_json_atomic,
     write_text_atomic,
 )
+from crepe_datasets.scenegraph.crops import ImageCropper, embed_rows, image_features
 
 Rows = Sequence[Mapping[str, Any]]
 DEFAULT_ROWS_PER_SHARD = 20_000

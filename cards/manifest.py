@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog, InputFile, command_start, describe_inputs
-from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog, InputFile, command_start, describe_inputs
+from crepe_datasets.infra.version import __version__
 
 MANIFEST_NAME = "build_manifest.json"
 MANIFEST_SCHEMA = 1

@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 import yaml
 
 from crepe_datasets.cards.manifest import MANIFEST_NAME, read_manifest
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 # File names (lower case) that look like credentials; a dataset folder holding one is not published.
 SECRET_PATTERNS = (

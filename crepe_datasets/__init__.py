@@ -1,8 +1,8 @@
 """crepe-datasets: build, validate, publish and evaluate compositionality benchmarks.
 
-The repository keeps one folder per layer at its root (``scenegraph/``, ``builders/``,
-``generators/``, ``validation/``, ``cards/``, ``evaluator/``, ``scripts/``); ``setup.py`` maps
-each of them under this package, so that installed they are ``crepe_datasets.scenegraph``,
+The repository keeps one folder per layer at its root (``infra/``, ``scenegraph/``,
+``sources/``, ``generators/``, ``cards/``, ``validation/``, ``builders/``, ``evaluator/``,
+``scripts/``); ``setup.py`` maps each of them under this package, so that installed they are ``crepe_datasets.scenegraph``,
 ``crepe_datasets.builders`` and so on, and nothing else lands on a user's import path.
 
 In a source checkout this package also looks for its layers in the checkout's root, so that a
@@ -13,9 +13,9 @@ in editable mode.
 from pathlib import Path
 
 _CHECKOUT = Path(__file__).resolve().parent.parent
-if (_CHECKOUT / "setup.py").is_file() and (_CHECKOUT / "scenegraph" / "__init__.py").is_file():
+if (_CHECKOUT / "setup.py").is_file() and (_CHECKOUT / "infra" / "__init__.py").is_file():
     __path__.insert(0, str(_CHECKOUT))  # type: ignore[name-defined]
 
-from crepe_datasets.scenegraph.version import __version__  # noqa: E402
+from crepe_datasets.infra.version import __version__  # noqa: E402
 
 __all__ = ["__version__"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from crepe_datasets.evaluator.models import EncoderModel, is_openai_derived
 from crepe_datasets.evaluator.pixels import split_normalize
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.infra.errors import CrepeInputError, MissingResourceError
 
 
 class OpenClipModel(EncoderModel):

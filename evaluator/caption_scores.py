@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import MissingResourceError
+from crepe_datasets.infra.errors import MissingResourceError
 
 METRICS = ("BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr")
 MAX_K = 5

@@ -22,8 +22,8 @@ from crepe_datasets.cards.manifest import MANIFEST_NAME, library_versions, read_
 from crepe_datasets.evaluator.caption_scores import MAX_K, coco_scores, pair_recall
 from crepe_datasets.evaluator.records import EvalRecord, write_record
 from crepe_datasets.evaluator.statistics import bootstrap_ci
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import sha256_file
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import sha256_file
 
 LIBRARIES = ("pycocoevalcap", "spacy", "numpy")
 

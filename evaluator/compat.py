@@ -1,18 +1,9 @@
 """Released benchmark files evaluated like built datasets, so numbers compare with published ones.
 
-========================  =======================================  =======================
-spec                      configs / splits                          task
-========================  =======================================  =======================
-``crepe-release:PATH``    ``hn_<type>`` / ``complexity_<n>``        retrieval (1 + 5)
-``aro-vga:PATH``          ``vg_attribution`` / ``test``             binary
-``aro-vgr:PATH``          ``vg_relation`` / ``test``                binary
-``sugarcrepe:PATH``       ``<subset>`` (``swap_att`` …) / ``test``  binary
-``bivlc:PATH``            ``bivlc`` / ``test``                      group (2×2)
-========================  =======================================  =======================
-
-CREPE's types map to our productivity config names (``atom`` → ``hn_atom``, ``swap`` →
-``hn_swap``, ``negate`` → ``hn_negate``), so the same report plots apply to both. Samples come
-from the foundation readers in :mod:`crepe_datasets.builders.sources`; what a reader skips is counted there.
+The kinds (``crepe-release:PATH``, ``aro-vga:PATH``, ``aro-vgr:PATH``, ``sugarcrepe:PATH``,
+``bivlc:PATH``), their readers and where their samples go are registered in
+:mod:`crepe_datasets.sources.releases`; this module turns the samples into the rows and task of a
+:class:`~crepe_datasets.evaluator.datasets_io.DatasetSource`.
 """
 
 from __future__ import annotations
@@ -24,8 +15,9 @@ from typing import Any
 
 from crepe_datasets.cards.metadata import TaskSpec
 from crepe_datasets.evaluator.datasets_io import DatasetSource
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog, combined_checksum, describe_inputs
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog, combined_checksum, describe_inputs
+from crepe_datasets.sources.releases import get_release
 
 _SCALAR = (str, int, float, bool)
 
@@ -47,58 +39,32 @@ def _pair_rows(
     return tables
 
 
-def _group_rows(samples: Iterable[Any]) -> dict[str, dict[str, list]]:
-    rows = []
+def _group_rows(
+    samples: Iterable[Any], place: Callable[[Any], tuple[str, str]]
+) -> dict[str, dict[str, list]]:
+    tables: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for s in samples:
+        config, split = place(s)
         row = {k: v for k, v in s.meta.items() if isinstance(v, _SCALAR)}
         row.update(
             id=s.id, caption_0=s.caption_0, caption_1=s.caption_1,
             image_0_file=s.image_0_file, image_1_file=s.image_1_file,
         )  # fmt: skip
-        rows.append(row)
-    return {"bivlc": {"test": rows}}
+        tables[config][split].append(row)
+    return tables
 
 
 def read_benchmark(
     kind: str, path: str, drops: DropLog
 ) -> tuple[str, TaskSpec, dict[str, dict[str, list]]]:
-    """``(name, task, {config: {split: rows}})`` of a released benchmark (module docstring)."""
-    if kind == "crepe-release":
-        from crepe_datasets.builders.sources.crepe_release import read_crepe_release
+    """``(name, task, {config: {split: rows}})`` of a released benchmark (module docstring).
 
-        def place(s: Any) -> tuple[str, str]:
-            return f"hn_{s.meta.get('negative_type', 'all')}", f"complexity_{s.meta.get('n')}"
-
-        return (
-            "crepe-release",
-            TaskSpec("retrieval"),
-            _pair_rows(read_crepe_release(path, drops), place),
-        )
-    if kind in ("aro-vga", "aro-vgr"):
-        from crepe_datasets.builders.sources.aro import read_aro_attribution, read_aro_relation
-
-        reader, config = (
-            (read_aro_attribution, "vg_attribution")
-            if kind == "aro-vga"
-            else (read_aro_relation, "vg_relation")
-        )
-        return (
-            "aro",
-            TaskSpec("binary"),
-            _pair_rows(reader(path, drops), lambda s: (config, "test")),
-        )
-    if kind == "sugarcrepe":
-        from crepe_datasets.builders.sources.sugarcrepe import read_sugarcrepe
-
-        samples = read_sugarcrepe(path, drops)
-        return (
-            "sugarcrepe",
-            TaskSpec("binary"),
-            _pair_rows(samples, lambda s: (s.meta.get("subset", "all"), "test")),
-        )
-    from crepe_datasets.builders.sources.bivlc import read_bivlc
-
-    return "bivlc", TaskSpec("group"), _group_rows(read_bivlc(path, drops))
+    Raises:
+        CrepeInputError: when ``kind`` is no registered release (the message lists them).
+    """
+    release = get_release(kind)
+    rows = _group_rows if release.task == "group" else _pair_rows
+    return release.name, TaskSpec(release.task), rows(release.read(path, drops), release.place)
 
 
 def _check_images(spec: str, task: TaskSpec, tables: dict[str, dict[str, list]]) -> None:
@@ -111,9 +77,6 @@ def _check_images(spec: str, task: TaskSpec, tables: dict[str, dict[str, list]])
             f"dataset {spec} names no image files ({', '.join(cols)} empty in every sample); give the "
             "release form that references images (e.g. ARO's visual_genome_attribution.json)."
         )
-
-
-COMPAT_KINDS = ("crepe-release", "aro-vga", "aro-vgr", "sugarcrepe", "bivlc")
 
 
 def open_compat(spec: str, kind: str, path: str) -> DatasetSource:

@@ -23,8 +23,8 @@ from typing import Any
 
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest, read_manifest
 from crepe_datasets.cards.metadata import TaskSpec
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
-from crepe_datasets.scenegraph.provenance import DropLog, sha256_file
+from crepe_datasets.infra.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.infra.provenance import DropLog, sha256_file
 
 # Scalar columns that, when present, give per-value breakdowns (``split/column=value``).
 BREAKDOWN_COLUMNS = ("bucket", "complexity", "n", "negative_type", "subset", "type", "held_out")
@@ -251,10 +251,11 @@ def open_hub(spec: str, repo: str, config: str | None, revision: str | None) -> 
 
 def open_dataset(spec: str) -> DatasetSource:
     """Resolve a dataset spec (see the module docstring)."""
-    from crepe_datasets.evaluator.compat import COMPAT_KINDS, open_compat
+    from crepe_datasets.evaluator.compat import open_compat
+    from crepe_datasets.sources.releases import RELEASES
 
     kind, _, rest = spec.partition(":")
-    if kind in COMPAT_KINDS and rest:
+    if kind in RELEASES and rest:
         return open_compat(spec, kind, rest)
     if Path(spec).is_dir():
         return open_folder(spec, Path(spec), None)

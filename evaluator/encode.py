@@ -25,8 +25,8 @@ import numpy as np
 
 from crepe_datasets.evaluator.datasets_io import ImageRef
 from crepe_datasets.evaluator.models import EncoderModel, safe_name
+from crepe_datasets.infra.provenance import write_json_atomic
 from crepe_datasets.scenegraph.crops import CropError, ImageSource, crop_region, open_rgb
-from crepe_datasets.scenegraph.provenance import write_json_atomic
 
 _OPEN_IMAGES = 4
 

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.cards.manifest import MANIFEST_NAME, BuildManifest, read_manifest
+from crepe_datasets.infra.errors import CrepeInputError, MissingResourceError
 from crepe_datasets.scenegraph.crops import IMAGE_COLUMN
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
 
 MTEB_TASK_TYPES = ("retrieval", "binary")
 CREPE_REFERENCE = "https://arxiv.org/abs/2212.07796"

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from crepe_datasets.evaluator.models import safe_name
-from crepe_datasets.scenegraph.leftovers import owned_temp_file
+from crepe_datasets.infra.leftovers import owned_temp_file
 
 RECORD_SCHEMA = 1
 SAMPLES_SUFFIX = ".samples.parquet"

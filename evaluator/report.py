@@ -19,8 +19,8 @@ import numpy as np
 from crepe_datasets.evaluator.plots import COMPLEXITY_RE, draw_all
 from crepe_datasets.evaluator.records import EvalRecord, latest, read_records, read_samples
 from crepe_datasets.evaluator.statistics import PairTest, pairwise_tests, rank_flips
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import write_text_atomic
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import write_text_atomic
 
 DETAIL_METRICS = (
     "R@1",

@@ -17,7 +17,7 @@ from crepe_datasets.evaluator.models import EncoderModel, load_model
 from crepe_datasets.evaluator.records import EvalRecord, write_record
 from crepe_datasets.evaluator.scoring import evaluate_split, usable
 from crepe_datasets.evaluator.statistics import bootstrap_ci
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 EVAL_LIBRARIES = (
     "numpy",

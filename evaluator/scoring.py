@@ -20,7 +20,7 @@ from crepe_datasets.evaluator.metrics import (
     restrict_negatives,
     retrieval_metrics,
 )
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 _CHUNK = 4096
 

@@ -60,7 +60,7 @@ def surface(kind: str, text: str) -> str:
 
 @functools.lru_cache(maxsize=50_000)
 def _first_sense(word: str, pos: str) -> tuple[str, ...]:
-    from crepe_datasets.scenegraph.resources import wordnet
+    from crepe_datasets.infra.resources import wordnet
 
     poses = ("a", "s") if pos == "a" else (pos,)
     for p in poses:

@@ -1,9 +1,10 @@
 """The compositional language: atoms, compounds, scene graphs, bindings, and their readers.
 
-Everything else in the toolkit builds on the records defined here.
+Everything above ``infra`` builds on the records defined here; the infrastructure every layer uses
+(drop log, checksums, errors, output checks, resources) is the layer below
+(:mod:`crepe_datasets.infra`).
 """
 
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
 from crepe_datasets.scenegraph.types import (
     Atom,
     Binding,
@@ -13,17 +14,13 @@ from crepe_datasets.scenegraph.types import (
     SceneGraph,
     SGObject,
 )
-from crepe_datasets.scenegraph.version import __version__
 
 __all__ = [
     "Atom",
     "Binding",
     "Box",
     "Compound",
-    "CrepeInputError",
-    "MissingResourceError",
     "Relationship",
     "SGObject",
     "SceneGraph",
-    "__version__",
 ]

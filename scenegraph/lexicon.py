@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from crepe_datasets.scenegraph.resources import wordnet
+from crepe_datasets.infra.resources import wordnet
 from crepe_datasets.scenegraph.types import normalize_name
 
 # Plural-only nouns and nouns whose plural names the object (kept exactly as written).

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scenegraph.types import Atom, Compound
 
 SPLITS = ("seen_compounds", "unseen_compounds", "unseen_atoms")
@@ -95,8 +95,8 @@ def load_seen(folder: str | Path, min_count: int = 1) -> SeenTables:
         CrepeInputError: a file is missing, the folder was made by another parser version,
             or the corpus parsed to no caption.
     """
+    from crepe_datasets.infra.provenance import InputFile, combined_checksum
     from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
-    from crepe_datasets.scenegraph.provenance import InputFile, combined_checksum
 
     folder = Path(folder)
     if min_count < 1:

@@ -15,13 +15,13 @@ file                                   reader
 
 Large files are read with ``ijson`` (C backend when available, see :data:`IJSON_BACKEND`), so
 peak memory is bounded by one image's record. Truncated or corrupt JSON raises one
-:class:`~crepe_datasets.scenegraph.errors.CrepeInputError` naming the file and byte position; malformed
-records are counted skips in the :class:`~crepe_datasets.scenegraph.provenance.DropLog`.
+:class:`~crepe_datasets.infra.errors.CrepeInputError` naming the file and byte position; malformed
+records are counted skips in the :class:`~crepe_datasets.infra.provenance.DropLog`.
 """
 
 from __future__ import annotations
 
-from crepe_datasets.scenegraph.jsonstream import BACKEND as IJSON_BACKEND
+from crepe_datasets.infra.jsonstream import BACKEND as IJSON_BACKEND
 from crepe_datasets.scenegraph.vg.annotations import (
     iter_attributes,
     iter_objects,

@@ -12,9 +12,9 @@ import time
 import click
 
 import crepe_datasets.scripts.commands as commands_pkg
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
-from crepe_datasets.scenegraph.provenance import mark_command_start
-from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.infra.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.infra.provenance import mark_command_start
+from crepe_datasets.infra.version import __version__
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -16,8 +16,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from crepe_datasets.infra.provenance import atomic_path
 from crepe_datasets.scenegraph.parser.modifier_lexicon import LEXICON_PATH
-from crepe_datasets.scenegraph.provenance import atomic_path
 from crepe_datasets.validation.factual import factual_slices
 from crepe_datasets.validation.modifier_roles import learn_modifier_roles
 

@@ -1,7 +1,7 @@
 """The one guard every writing command puts on its output option.
 
 ``@checked_output("out", kind="dataset", inputs=("vg",))`` above ``@click.command`` makes the
-command's ``--out`` safe (:func:`crepe_datasets.scenegraph.outputs.check_output`): it keeps the
+command's ``--out`` safe (:func:`crepe_datasets.infra.outputs.check_output`): it keeps the
 raw text of the option (so ``--out ''`` is told apart from ``--out .``), adds ``--overwrite``
 to dataset commands, and checks the output against the command's inputs before any work starts.
 """
@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from crepe_datasets.scenegraph.leftovers import clean_stale
-from crepe_datasets.scenegraph.outputs import OutputKind, check_output
+from crepe_datasets.infra.leftovers import clean_stale
+from crepe_datasets.infra.outputs import OutputKind, check_output
 
 OVERWRITE_HELP = (
     "Replace a dataset this toolkit built earlier at --out (kept until the new one is complete). "

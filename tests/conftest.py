@@ -6,9 +6,11 @@ missing folder fails the test; elsewhere it skips with a message naming the fold
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,6 +48,22 @@ def unwritable_target(tmp_path: Path, name: str) -> str:
     locked.mkdir()
     locked.chmod(0o555)
     return str(locked / name)
+
+
+def assert_validate_reruns_the_build(folder: Path, **inputs: Any) -> dict[str, Any]:
+    """``crepe validate dataset`` on a built folder reports every check its build recorded in the
+    manifest's ``validation`` (those with a ``passed``), each with the same result; returns them."""
+    import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
+    from crepe_datasets.validation.dataset import validate_dataset
+
+    manifest = json.loads((folder / "build_manifest.json").read_text(encoding="utf-8"))
+    recorded = {
+        k: v for k, v in manifest["validation"].items() if isinstance(v, dict) and "passed" in v
+    }
+    result = validate_dataset(folder, **inputs)
+    assert result.kind_registered, manifest["dataset"]
+    assert json.loads(json.dumps(result.recorded_checks())) == recorded
+    return recorded
 
 
 @pytest.fixture

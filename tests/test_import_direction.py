@@ -15,9 +15,16 @@ NAMESPACE = "crepe_datasets"
 
 # Each layer and the layers it may import (besides itself), bottom to top. The order is the one
 # the code already nearly had, so that it needed the fewest moves:
-# * scenegraph: the compositional language, the Visual Genome readers and the infrastructure
-#   (provenance, outputs, resources) every other layer uses; it imports nothing of ours.
-# * generators: hard negatives, caption writers and filters over scene graphs.
+# * infra: the infrastructure every other layer uses (provenance: drop log, checksums, atomic
+#   writes; errors; outputs and leftovers; jsonstream; hygiene; resources; version); it imports
+#   nothing of ours.
+# * scenegraph: the compositional language, the Visual Genome readers, the caption parser.
+# * sources: readers of training corpora and released benchmarks, in one registry
+#   (sources/registry.py); they need only infra, and both builders (seen tables, BindSplit's
+#   adapters) and the evaluator (released benchmarks) read through them, so they sit below both
+#   (and below generators, whose blind scorers read a training corpus: balance/corpus_lm.py).
+# * generators: hard negatives, caption writers and filters over scene graphs; balance/: the
+#   blind baselines and the balancing of negatives against them, used by builders and validation.
 # * cards: the build manifest, task metadata and card rendering; it describes a built dataset,
 #   and validation reads it.
 # * validation: checks of a built dataset (files vs manifest, invariants, audits, annotation);
@@ -26,7 +33,17 @@ NAMESPACE = "crepe_datasets"
 # * builders: one module per published dataset; they use everything below.
 # * evaluator: reads built datasets and reuses the builders' crop rule and pair matcher.
 # * scripts: the `crepe` command line wires everything; nothing imports it.
-ORDER = ("scenegraph", "generators", "cards", "validation", "builders", "evaluator", "scripts")
+ORDER = (
+    "infra",
+    "scenegraph",
+    "sources",
+    "generators",
+    "cards",
+    "validation",
+    "builders",
+    "evaluator",
+    "scripts",
+)
 ALLOWED: dict[str, frozenset[str]] = {layer: frozenset(ORDER[:i]) for i, layer in enumerate(ORDER)}
 
 # Imports against the direction that cannot be removed yet: (module path, imported module) →

@@ -7,8 +7,8 @@ import re
 import crepe_datasets
 from crepe_datasets.builders import writer
 from tests.conftest import REPO_ROOT
+from tests.test_import_direction import ORDER as LAYERS
 
-LAYERS = ("scenegraph", "builders", "generators", "validation", "cards", "evaluator", "scripts")
 BARE_IMPORT = re.compile(rf"^\s*(from|import) ({'|'.join(LAYERS)})(\.|\s|$)", re.M)
 
 

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.hygiene import clean_text
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.hygiene import clean_text
+from crepe_datasets.infra.provenance import DropLog
 
 TUPLE = re.compile(r"\(\s*(.*?)\s*\)(?=\s*,\s*\(|\s*$)")
 ATTRIBUTE_PREDICATE = "is"

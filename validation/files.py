@@ -16,8 +16,8 @@ from typing import Any
 from crepe_datasets.cards.image_digests import IMAGES_SUMMARY, check_images
 from crepe_datasets.cards.manifest import read_manifest
 from crepe_datasets.cards.publish import check_folder
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import sha256_file
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import sha256_file
 
 
 @dataclass

@@ -179,7 +179,7 @@ def read_tables(
     """``{config: {split: rows}}`` of a dataset folder (parquet under ``data/``), images left out."""
     import pyarrow.parquet as pq
 
-    from crepe_datasets.scenegraph.errors import CrepeInputError
+    from crepe_datasets.infra.errors import CrepeInputError
 
     data = Path(folder) / "data"
     if not data.is_dir():

@@ -1,6 +1,6 @@
 """The text-hygiene invariant: no control or invisible character in any text column.
 
-Every reader cleans its text (:mod:`crepe_datasets.scenegraph.hygiene`); this check is the
+Every reader cleans its text (:mod:`crepe_datasets.infra.hygiene`); this check is the
 guard at the other end, applied to every string (and every string inside a list) of every row
 of a built dataset, so that a bad character can never reach published data, whatever path it
 took. Violations are counted per config as ``text_control_chars``, ``text_invisible_chars``
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
-from crepe_datasets.scenegraph.hygiene import unclean_reason
+from crepe_datasets.infra.hygiene import unclean_reason
 
 
 class _Report(Protocol):

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crepe_datasets.builders.bindsplit.extract import doc_bindings
-from crepe_datasets.builders.sources.records import GroupSample, PairSample
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.lexicon import normalize_attribute, normalize_object
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.sources.records import GroupSample, PairSample
 
 ARO_PATTERN = re.compile(r"^the (\S+) (\S+) and the (\S+) (\S+)$")
 Binding = tuple[str, str]

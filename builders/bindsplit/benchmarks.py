@@ -3,7 +3,8 @@
 Each entry names the config, the task type the evaluator uses ("binary" for one image with a
 positive and one negative caption, "group" for 2 images × 2 captions) and a ``read`` function
 ``read(path, drops, nlp) -> Iterator[BindingSample]``. Registering a name twice is an error naming
-both entries; an unknown name is a :class:`CrepeInputError` listing the known ones.
+both entries; an unknown name is a :class:`CrepeInputError` listing the known ones (the
+:class:`~crepe_datasets.sources.registry.Registry` of the readers).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.builders.bindsplit.adapters import BindingSample, aro_samples, free_form_samples
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.sources.registry import Registry
 
 Reader = Callable[[Path, DropLog, Any], Iterator[BindingSample]]
 
@@ -32,19 +33,20 @@ class Benchmark:
     stage: str
 
 
-_BENCHMARKS: dict[str, Benchmark] = {}
+BENCHMARKS: Registry[Benchmark] = Registry(
+    "benchmark",
+    "benchmarks",
+    lambda name, b: f"{name} ({b.description})",
+    lambda s: s.strip().lower().replace("_", "-"),
+)
 
 
 def register(name: str, config: str, task: str, description: str) -> Callable[[Reader], Reader]:
-    """Decorator registering a reader under ``name``."""
+    """Decorator registering a reader under ``name`` in :data:`BENCHMARKS`."""
 
     def decorate(read: Reader) -> Reader:
-        if name in _BENCHMARKS:
-            old = _BENCHMARKS[name].read
-            raise ValueError(
-                f"benchmark {name!r} registered twice: {old.__qualname__} and {read.__qualname__}"
-            )
-        _BENCHMARKS[name] = Benchmark(name, config, task, description, read, f"bindsplit_{config}")
+        benchmark = Benchmark(name, config, task, description, read, f"bindsplit_{config}")
+        BENCHMARKS.add(name, benchmark, read)
         return read
 
     return decorate
@@ -52,16 +54,12 @@ def register(name: str, config: str, task: str, description: str) -> Callable[[R
 
 def known_benchmarks() -> dict[str, Benchmark]:
     """Every registered benchmark, by name (sorted)."""
-    return dict(sorted(_BENCHMARKS.items()))
+    return BENCHMARKS.known()
 
 
 def get_benchmark(name: str) -> Benchmark:
     """The benchmark registered as ``name``, or an error listing the known names."""
-    key = name.strip().lower().replace("_", "-")
-    if key not in _BENCHMARKS:
-        known = "; ".join(f"{b.name} ({b.description})" for b in known_benchmarks().values())
-        raise CrepeInputError(f"unknown benchmark {name!r}; known benchmarks are {known}.")
-    return _BENCHMARKS[key]
+    return BENCHMARKS.get(name)
 
 
 @register(
@@ -71,7 +69,7 @@ def get_benchmark(name: str) -> Benchmark:
     "ARO VG-Attribution: official JSON or att-original-true/false.json lists",
 )
 def _aro_vga(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
-    from crepe_datasets.builders.sources.aro import read_aro_attribution
+    from crepe_datasets.sources.aro import read_aro_attribution
 
     return aro_samples(read_aro_attribution(path, drops), drops, stage="bindsplit_aro_vga")
 
@@ -80,7 +78,7 @@ def _aro_vga(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
     "sugarcrepe-swap-att", "sugarcrepe_swap_att", "binary", "SugarCrepe swap_att.json or its folder"
 )
 def _sugarcrepe_swap_att(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
-    from crepe_datasets.builders.sources.sugarcrepe import read_sugarcrepe
+    from crepe_datasets.sources.sugarcrepe import read_sugarcrepe
 
     subsets = ["swap_att"] if Path(path).is_dir() else None
     pairs = read_sugarcrepe(path, drops, subsets=subsets)
@@ -89,7 +87,7 @@ def _sugarcrepe_swap_att(path: Path, drops: DropLog, nlp: Any) -> Iterator[Bindi
 
 @register("bivlc", "bivlc", "group", "BiVLC text table (CSV) or its folder")
 def _bivlc(path: Path, drops: DropLog, nlp: Any) -> Iterator[BindingSample]:
-    from crepe_datasets.builders.sources.bivlc import read_bivlc
+    from crepe_datasets.sources.bivlc import read_bivlc
 
     return free_form_samples(read_bivlc(path, drops), nlp, drops, stage="bindsplit_bivlc")
 

@@ -22,9 +22,9 @@ from crepe_datasets.builders.bindsplit.training_table import build_training_tabl
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.infra.version import __version__
 
 # Published reference figures (SPEC §4), copied into the summary for comparison.
 PAPER = {
@@ -106,9 +106,9 @@ def build_bindsplit(settings: BindSplitSettings) -> tuple[Path, BuildManifest]:
         CrepeInputError: no benchmark given, a wrong name or path, or an empty training corpus.
     """
     from crepe_datasets.builders.bindsplit.extract import load_extractor_nlp
-    from crepe_datasets.builders.sources.corpus import corpus_files
     from crepe_datasets.builders.writer import write_dataset
-    from crepe_datasets.scenegraph.resources import spacy_model_version
+    from crepe_datasets.infra.resources import spacy_model_version
+    from crepe_datasets.sources.corpus import corpus_files
 
     if not settings.benchmarks:
         raise CrepeInputError("give at least one --benchmark NAME with its --benchmark-path PATH.")

@@ -164,6 +164,6 @@ def extract_many(
 
 def load_extractor_nlp(model: str | None = None) -> Any:
     """The spaCy pipeline the extractor needs (tagger + parser), unneeded pipes excluded."""
-    from crepe_datasets.scenegraph.resources import load_spacy
+    from crepe_datasets.infra.resources import load_spacy
 
     return load_spacy(model, exclude=EXCLUDED_PIPES)

@@ -9,7 +9,7 @@ A ``category``/``type`` column goes to ``meta``.
 
 Accepted inputs: a ``.csv``/``.tsv``/``.parquet``/``.jsonl`` file; a folder of parquet shards
 (the Hub layout, read in sorted order); or a folder written by ``datasets.save_to_disk``.
-Rows missing a caption are dropped with the reasons of :func:`crepe_datasets.builders.sources._text.clean_caption`.
+Rows missing a caption are dropped with the reasons of :func:`crepe_datasets.sources._text.clean_caption`.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.builders.sources._text import clean_caption
-from crepe_datasets.builders.sources.records import GroupSample
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.sources._text import clean_caption
+from crepe_datasets.sources.records import GroupSample
 
 CAPTION_COLUMNS = (("text_0", "caption_0"), ("text_1", "caption_1"))
 IMAGE_COLUMNS = (("image_0_file", "image_0"), ("image_1_file", "image_1"))

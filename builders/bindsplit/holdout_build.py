@@ -18,8 +18,8 @@ from crepe_datasets.builders.bindsplit.holdout import (
 )
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.version import __version__
 
 
 def build_holdout_dataset(

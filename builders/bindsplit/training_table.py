@@ -1,13 +1,13 @@
 """The training-side binding table (SPEC §4.1), built from any corpus and cached by checksum.
 
 ``build_training_table("coco:captions_train2014.json")`` streams the corpus with
-:func:`crepe_datasets.builders.sources.corpus.iter_corpus`, parses each *distinct* caption once (duplicates
+:func:`crepe_datasets.sources.corpus.iter_corpus`, parses each *distinct* caption once (duplicates
 count with their multiplicity) with batched ``nlp.pipe``, extracts bindings with
 :mod:`crepe_datasets.builders.bindsplit.extract`, and sums them into rows
 ``(attr, obj_lemma, perfect_count, close_count)`` sorted by ``(attr, obj_lemma)``.
 
 The table is written as parquet to ``<cache_dir>/table-<key>.parquet`` with a JSON sidecar,
-where ``key`` hashes the corpus files' checksums (:func:`crepe_datasets.scenegraph.provenance.combined_checksum`),
+where ``key`` hashes the corpus files' checksums (:func:`crepe_datasets.infra.provenance.combined_checksum`),
 the spec's kind and option, :data:`~crepe_datasets.builders.bindsplit.extract.EXTRACTOR_VERSION` and the spaCy
 pipeline version. A second build with the same inputs reads the cache and parses nothing.
 """
@@ -28,8 +28,8 @@ from crepe_datasets.builders.bindsplit.extract import (
     extract_many,
     load_extractor_nlp,
 )
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import (
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import (
     DropLog,
     atomic_path,
     cache_root,
@@ -82,7 +82,7 @@ def aggregate(
 
 def count_captions(spec: str, drops: DropLog) -> tuple[Counter[str], int]:
     """Distinct caption texts of a corpus with their multiplicity, and the total count."""
-    from crepe_datasets.builders.sources.corpus import iter_corpus
+    from crepe_datasets.sources.corpus import iter_corpus
 
     texts: Counter[str] = Counter()
     total = 0
@@ -142,7 +142,7 @@ def build_training_table(
     """The binding table of a corpus spec, from the cache when the inputs are unchanged.
 
     Args:
-        spec: A corpus spec such as ``coco:captions_train2014.json`` (see :mod:`crepe_datasets.builders.sources.corpus`).
+        spec: A corpus spec such as ``coco:captions_train2014.json`` (see :mod:`crepe_datasets.sources.corpus`).
         cache_dir: Cache folder; ``$CREPE_CACHE/bindsplit`` or ``~/.cache/crepe/bindsplit`` by default.
         nlp: A loaded spaCy pipeline; the extractor's default one when ``None``.
         batch_size: Texts per ``nlp.pipe`` batch.
@@ -151,8 +151,8 @@ def build_training_table(
     Raises:
         CrepeInputError: the spec is wrong, or the corpus yields no caption at all.
     """
-    from crepe_datasets.builders.sources.corpus import corpus_files
-    from crepe_datasets.scenegraph.resources import spacy_model_version
+    from crepe_datasets.infra.resources import spacy_model_version
+    from crepe_datasets.sources.corpus import corpus_files
 
     files = describe_inputs(corpus_files(spec))
     checksum = combined_checksum(files)

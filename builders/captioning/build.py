@@ -24,9 +24,9 @@ from crepe_datasets.builders.captioning.instances import read_box_counts
 from crepe_datasets.builders.captioning.pairs import load_pairs, load_synonyms
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog, combined_checksum, describe_inputs
-from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog, combined_checksum, describe_inputs
+from crepe_datasets.infra.version import __version__
 from crepe_datasets.validation.captioning import check_captioning
 
 COMBINE_TO_DESCRIBE = """@inproceedings{pantazopoulos2022combine,

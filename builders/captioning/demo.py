@@ -11,7 +11,7 @@ from pathlib import Path
 
 from crepe_datasets.builders.captioning.build import CaptioningSettings, build_captioning
 from crepe_datasets.cards.manifest import BuildManifest
-from crepe_datasets.scenegraph.provenance import write_json_atomic
+from crepe_datasets.infra.provenance import write_json_atomic
 
 DEMO_PAIRS = {
     "description": "Three held-out pairs for the crepe demo (a subset of the paper's 24).",

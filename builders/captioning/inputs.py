@@ -1,6 +1,6 @@
 """Inputs of the captioning build: COCO captions grouped by image, their parsed facts (cached).
 
-Captions are read with the streaming COCO reader (:func:`crepe_datasets.builders.sources.coco.read_coco_captions`,
+Captions are read with the streaming COCO reader (:func:`crepe_datasets.sources.coco.read_coco_captions`,
 which also rejects a file without ``annotations``) and grouped by image, in annotation order.
 The ``images`` list gives each image's ``file_name``; an image without a caption, or a caption
 of an image the file does not list, is dropped with a counted reason.
@@ -25,10 +25,10 @@ from crepe_datasets.builders.captioning.concepts import (
     parser_versions,
 )
 from crepe_datasets.builders.engines.base import Engine
-from crepe_datasets.builders.sources.coco import read_coco_captions
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.jsonstream import iter_json_items
-from crepe_datasets.scenegraph.provenance import DropLog, cache_root, write_text_atomic
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.jsonstream import iter_json_items
+from crepe_datasets.infra.provenance import DropLog, cache_root, write_text_atomic
+from crepe_datasets.sources.coco import read_coco_captions
 
 STAGE = "captioning_input"
 SHARD_SIZE = 2_000

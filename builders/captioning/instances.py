@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.jsonstream import first_json_char, iter_json_items
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.jsonstream import first_json_char, iter_json_items
+from crepe_datasets.infra.provenance import DropLog
 
 STAGE = "captioning_instances"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.builders.captioning.concepts import CaptionFacts
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_PAIRS = DATA / "heldout_pairs.json"

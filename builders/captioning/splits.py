@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 PAPER_TEST_SIZE = 5_000
 PAPER_TRAIN_IMAGES = 82_783

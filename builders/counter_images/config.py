@@ -30,7 +30,7 @@ from crepe_datasets.builders.counter_images.match import STAGE
 from crepe_datasets.builders.counter_images.pool import pool_sources, source_files
 from crepe_datasets.builders.counter_images.sources import describe_pool
 from crepe_datasets.cards.manifest import BuildManifest
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.validation.invariants import InvariantReport
 
 # (split, hn_atom rows of that split) -> rows in the form group_rows reads

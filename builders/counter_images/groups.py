@@ -36,7 +36,7 @@ from crepe_datasets.builders.counter_images.match import (
 )
 from crepe_datasets.cards.metadata import ConfigInfo, TaskSpec
 from crepe_datasets.generators.negatives import from_compact
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 CONFIG = "groups"
 DESCRIPTION = (

@@ -35,7 +35,7 @@ import numpy as np
 
 from crepe_datasets.builders.counter_images.pool import PoolRegion, pool_sources, source_files
 from crepe_datasets.generators.terms import Terms
-from crepe_datasets.scenegraph.provenance import (
+from crepe_datasets.infra.provenance import (
     DropLog,
     cache_root,
     combined_checksum,

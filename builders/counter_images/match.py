@@ -162,7 +162,7 @@ def _verb_base(word: str) -> str:
 
 def part_whole(a: str, b: str) -> bool:
     """Whether the first noun sense of ``a`` is a part of ``b``'s or the reverse (condition 5)."""
-    from crepe_datasets.scenegraph.resources import wordnet
+    from crepe_datasets.infra.resources import wordnet
 
     def first(word: str):
         found = wordnet().synsets(word.replace(" ", "_"), pos="n")

@@ -1,7 +1,7 @@
 """Readers of the counter-image pool: annotated graphs of Visual Genome images and regions.
 
 Each reader streams :class:`PoolRegion` records (one at a time; nothing is held beyond one
-image's record), counting what it skips in the :class:`~crepe_datasets.scenegraph.provenance.DropLog`
+image's record), counting what it skips in the :class:`~crepe_datasets.infra.provenance.DropLog`
 under stage ``counter_pool``:
 
 * :func:`iter_vg_images` — ``scene_graphs.json`` of a Visual Genome folder: one record per image,
@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 STAGE = "counter_pool"
@@ -94,7 +94,7 @@ def iter_vg_images(folder: str | Path, drops: DropLog) -> Iterator[PoolRegion]:
 
 def iter_vg_region_graphs(folder: str | Path, drops: DropLog) -> Iterator[PoolRegion]:
     """Region graphs of ``region_graphs.json`` (nothing when the folder has none)."""
-    from crepe_datasets.scenegraph.jsonstream import iter_json_items
+    from crepe_datasets.infra.jsonstream import iter_json_items
     from crepe_datasets.scenegraph.vg.parse import read_box
     from crepe_datasets.scenegraph.vg.scene_graphs import collect_objects, graph_relationships
 
@@ -171,7 +171,7 @@ def iter_factual(
     Raises:
         CrepeInputError: the file is missing or lacks FACTUAL's columns.
     """
-    from crepe_datasets.scenegraph.hygiene import clean_text
+    from crepe_datasets.infra.hygiene import clean_text
     from crepe_datasets.validation.factual import REQUIRED_COLUMNS
 
     p = Path(path)

@@ -20,8 +20,8 @@ from typing import Any
 
 from crepe_datasets.builders.counter_images.pool import pool_sources, source_files
 from crepe_datasets.generators.terms import Terms
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import describe_inputs
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import describe_inputs
 
 
 def _kind(path: Path) -> str:
@@ -58,9 +58,9 @@ def resolve_pool(
 
     Args:
         recorded: the manifest's ``summary.groups.pool.sources``.
-        given: paths the user named (``--counter-pool``); each recorded source is looked for
-            among them first (a path of its kind whose files have the recorded checksums),
-            then at its recorded path.
+        given: paths the user named (``--counter-pool``, and ``validate dataset --vg``); each
+            recorded source is looked for among them first (a path of its kind whose files have
+            the recorded checksums), then at its recorded path.
         folder: the dataset folder (for the messages).
 
     Raises:
@@ -70,7 +70,7 @@ def resolve_pool(
     paths = [Path(p).expanduser().resolve() for p in given]
     for p in paths:
         if not p.exists():
-            raise CrepeInputError(f"--counter-pool {p} does not exist.")
+            raise CrepeInputError(f"the counter pool source {p} does not exist.")
     used: set[Path] = set()
     found: list[str] = []
     for source in recorded:
@@ -104,7 +104,7 @@ def resolve_pool(
     extra = [p for p in paths if p not in used]
     if extra:
         raise CrepeInputError(
-            f"--counter-pool {extra[0]} differs from every pool source {folder} was built with "
-            "(no file with the SHA-256 its manifest records)."
+            f"{extra[0]} (given with --counter-pool or --vg) differs from every pool source "
+            f"{folder} was built with (no file with the SHA-256 its manifest records)."
         )
     return found[0], found[1:]

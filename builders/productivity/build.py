@@ -13,7 +13,7 @@ resumes: :mod:`crepe_datasets.builders.productivity.chunks`):
    an LLM for n ≥ 5. Negatives are written by the same writer as their positive;
 4. drop negatives equal to another caption of the image, and (unless ``--no-nli``) negatives
    the caption entails; choose the negatives of each set so that text-only scorers are
-   balanced (:mod:`crepe_datasets.builders.productivity.refine`);
+   balanced (:mod:`crepe_datasets.generators.balance.refine`);
 5. rows into the configs of :mod:`crepe_datasets.builders.productivity.rows`; after the last chunk, the
    validators run and the dataset folder is written with its manifest and card; with
    ``--counter-pool``, the ``groups`` config first (:mod:`crepe_datasets.builders.counter_images.productivity`).
@@ -44,7 +44,6 @@ from crepe_datasets.builders.productivity.chunks import (
     worker_state,
 )
 from crepe_datasets.builders.productivity.clean import clean_graph
-from crepe_datasets.builders.productivity.refine import RefineStats
 from crepe_datasets.builders.productivity.rows import (
     CONFIG_NAMES,
     config_infos,
@@ -56,17 +55,18 @@ from crepe_datasets.builders.productivity.spool import SpooledRows
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
+from crepe_datasets.generators.balance.refine import RefineStats
 from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, DEFAULT_RATE
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.leftovers import SPOOL_PREFIX, clean_stale, owner_tag
-from crepe_datasets.scenegraph.provenance import (
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.leftovers import SPOOL_PREFIX, clean_stale, owner_tag
+from crepe_datasets.infra.provenance import (
     DropLog,
     cache_root,
     describe_input,
     write_json_atomic,
 )
+from crepe_datasets.infra.version import __version__
 from crepe_datasets.scenegraph.types import SceneGraph
-from crepe_datasets.scenegraph.version import __version__
 from crepe_datasets.scenegraph.vg.folder import vg_files
 
 
@@ -197,12 +197,12 @@ def build_productivity(
     from tqdm import tqdm
 
     from crepe_datasets.builders.writer import write_dataset
+    from crepe_datasets.generators.balance.blind import blind_audit
+    from crepe_datasets.generators.balance.shortcuts import audit_rows
     from crepe_datasets.scenegraph.crops import ImageCropper
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
-    from crepe_datasets.validation.blind import blind_audit
     from crepe_datasets.validation.foil_imbalance import foil_balance_summary
     from crepe_datasets.validation.invariants import check_rows
-    from crepe_datasets.validation.shortcuts import audit_rows
     from crepe_datasets.validation.trained_blind import trained_audit
 
     graphs_path, image_data_path = _vg_files(s.vg)

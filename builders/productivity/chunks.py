@@ -38,18 +38,18 @@ from crepe_datasets.builders.productivity.items import (
     render_items,
     sample_walk_items,
 )
-from crepe_datasets.builders.productivity.refine import (
+from crepe_datasets.builders.productivity.rows import item_record, record_rows, split_name
+from crepe_datasets.builders.productivity.sampler import MIN_N
+from crepe_datasets.generators.balance.refine import (
     RefineState,
     RefineStats,
     default_scorers,
     finish,
     refine,
 )
-from crepe_datasets.builders.productivity.rows import item_record, record_rows, split_name
-from crepe_datasets.builders.productivity.sampler import MIN_N
 from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.generators.negatives.joint_balance import PAIR_KINDS, graph_features
-from crepe_datasets.scenegraph.provenance import DropLog, atomic_path
+from crepe_datasets.infra.provenance import DropLog, atomic_path
 from crepe_datasets.scenegraph.types import SceneGraph
 
 # The layout of a chunk result; part of a run's key (``run.json``), so a resumed build never
@@ -85,7 +85,7 @@ def make_writers(s: Any) -> tuple[dict[str, Any], dict[str, str]]:
 def make_rankers(s: Any, models: dict[str, str]) -> tuple[Any, list[Any]]:
     """The foil ranker (masked LM with ``--mlm``, else word frequency + n-gram LM) and the
     blind scorers of the adversarial refinement (always the no-download ones)."""
-    from crepe_datasets.generators.filters.frequency_lm import FrequencyLMRanker
+    from crepe_datasets.generators.balance.frequency_lm import FrequencyLMRanker
 
     lm = FrequencyLMRanker(s.lm_corpus)
     ranker: Any = lm
@@ -188,6 +188,7 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
             ledger=refine_state.ledger,
             vocab=vocab,
             forecast=k,
+            same_atom=k,
         )
         done = render_items(items, writers, drops)
         drop_other_captions(done, drops)

@@ -68,9 +68,9 @@ from crepe_datasets.builders.productivity.words import (
 )
 from crepe_datasets.generators.negatives.foils import colour_sense, sense_counts
 from crepe_datasets.generators.negatives.senses import OBJECT_LEXFILES
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.infra.resources import synset_or_none, wordnet
 from crepe_datasets.scenegraph.lexicon import canonical_spelling, normalize_object
-from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 STAGE = "productivity_clean"

@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from crepe_datasets.builders.productivity.regions import (
@@ -33,6 +32,7 @@ from crepe_datasets.builders.productivity.regions import (
 )
 from crepe_datasets.builders.productivity.sampler import sample_walks, walk_facts
 from crepe_datasets.builders.region_filter import RegionFilter
+from crepe_datasets.generators.balance.items import Item, Negative, RenderedItem
 from crepe_datasets.generators.captions import (
     CaptionWriter,
     match_format,
@@ -40,57 +40,17 @@ from crepe_datasets.generators.captions import (
     write_texts,
 )
 from crepe_datasets.generators.captions.phrases import broken_reason
-from crepe_datasets.generators.negatives import NEGATIVE_TYPES, NegativeCandidate, compact_json
+from crepe_datasets.generators.negatives import NEGATIVE_TYPES
 from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import negate_negatives
-from crepe_datasets.generators.negatives.swap import swap_negatives
-from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.types import Box, SceneGraph
+from crepe_datasets.generators.negatives.swap import orbit_negatives
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.scenegraph.types import SceneGraph
 
 NEG_STAGE = "productivity_negatives"
 NEGATE_CANDIDATES = 8  # HN-NEG is not refined: k plus a few spares for dropped texts
-
-
-@dataclass
-class Item:
-    """One sampled subgraph with its region and (unrendered) negative candidates."""
-
-    image_id: str
-    image_file: str
-    n: int
-    walk: int
-    graph: SceneGraph
-    region: Box
-    writer: str
-    candidates: list[NegativeCandidate] = field(default_factory=list)
-
-
-@dataclass
-class Negative:
-    """A rendered negative; its graph is kept as a :class:`SceneGraph` and written as compact
-    JSON (:func:`compact_json`) only when a row asks for it (most negatives never reach one)."""
-
-    type: str
-    rule: str
-    text: str
-    source: SceneGraph | str
-    exchange: tuple[str, str, str] | None = None
-
-    @property
-    def graph(self) -> str:
-        """The negative's graph in compact JSON (computed once)."""
-        if not isinstance(self.source, str):
-            self.source = compact_json(self.source)
-        return self.source
-
-
-@dataclass
-class RenderedItem:
-    item: Item
-    caption: str
-    negatives: list[Negative]
 
 
 def sample_items(
@@ -159,6 +119,7 @@ def add_candidates(
     ledger: FoilLedger | None = None,
     vocab: Counter | None = None,
     forecast: int = 0,
+    same_atom: int = 0,
 ) -> None:
     """Each item's negative candidates (HN-ATOM, HN-SWAP, HN-NEG) from the image graph ``g``.
 
@@ -167,7 +128,9 @@ def add_candidates(
     steers HN-ATOM foils toward balanced word uses: a copy of it records each item's first
     ``forecast`` candidates (those the refinement most likely keeps), so that the image's later
     items do not all reach for the same foils; ``vocab`` (``(kind, word)`` counts of the
-    chunk's image graphs) favours foils that are words of them.
+    chunk's image graphs) favours foils that are words of them. ``same_atom`` (the set size):
+    an item's HN-ATOM candidates all replace one atom
+    (:func:`~crepe_datasets.generators.negatives.atom.atom_negatives`).
     """
     index = GraphIndex(g)
     ledger = ledger.copy() if ledger is not None else None
@@ -175,12 +138,12 @@ def add_candidates(
         n, k, sub = item.n, item.walk, item.graph
         rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
         atoms = atom_negatives(
-            sub, index, rngs["atom"], candidates_per_type, drops, ranker, ledger, vocab
+            sub, index, rngs["atom"], candidates_per_type, drops, ranker, ledger, vocab, same_atom
         )
         if ledger is not None:
             ledger.record([c.exchange for c in atoms[:forecast]], positive_atoms(sub))  # type: ignore[misc]
         item.candidates += atoms
-        item.candidates += swap_negatives(sub, index, rngs["swap"], candidates_per_type, n, drops)
+        item.candidates += orbit_negatives(sub, index, rngs["swap"], drops, vocab)
         item.candidates += negate_negatives(
             sub, index, rngs["negate"], min(candidates_per_type, NEGATE_CANDIDATES), drops
         )

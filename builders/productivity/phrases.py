@@ -40,7 +40,7 @@ PARTICLES = frozenset({"MD", "RP"})  # "trash can" (modal), "back up" (particle)
 
 @functools.lru_cache(maxsize=1)
 def _nlp():
-    from crepe_datasets.scenegraph.resources import load_spacy
+    from crepe_datasets.infra.resources import load_spacy
 
     return load_spacy(exclude=("ner", "lemmatizer"))
 
@@ -96,7 +96,7 @@ def prepositional_attribute(attribute: str) -> bool:
 
 def head_synset(head: str, synset: str | None) -> str | None:
     """``synset`` when ``head`` is one of its lemmas (through WordNet's morphology), else None."""
-    from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
+    from crepe_datasets.infra.resources import synset_or_none, wordnet
 
     sense = synset_or_none(synset) if synset else None
     if sense is None or sense not in wordnet().synsets(head.replace(" ", "_"), "n"):

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from crepe_datasets.builders.productivity.items import RenderedItem
 from crepe_datasets.cards.metadata import ConfigInfo, TaskSpec
+from crepe_datasets.generators.balance.items import RenderedItem
 from crepe_datasets.generators.negatives import NEGATIVE_TYPES
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 HN_CONFIGS = {
     "hn_atom": ("atom",),

@@ -173,7 +173,7 @@ def abstract_noun_attribute(word: str) -> bool:
     noun = counts.get("n", -1)
     if "a" in counts or noun < 0 or noun < max(counts.get("v", -1), counts.get("r", -1)):
         return False
-    from crepe_datasets.scenegraph.resources import wordnet
+    from crepe_datasets.infra.resources import wordnet
 
     senses = wordnet().synsets(word, pos="n")[:2]
     return bool(senses) and all(s.lexname() not in MODIFIER_NOUN_LEXFILES for s in senses)

@@ -19,17 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from crepe_datasets.builders.systematicity import card as card_text
-from crepe_datasets.builders.systematicity.corpus_lm import corpus_lm
 from crepe_datasets.builders.systematicity.negatives import Refiner
 from crepe_datasets.builders.systematicity.pipeline import GraphLookup, batches, process_batch
 from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
 from crepe_datasets.builders.systematicity.texts import DEFAULT_CHUNK_TEXTS
 from crepe_datasets.cards.manifest import BuildManifest
+from crepe_datasets.generators.balance.corpus_lm import corpus_lm
 from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, SYSTEMATICITY_RATE
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog, InputFile
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog, InputFile
+from crepe_datasets.infra.version import __version__
 from crepe_datasets.scenegraph.seen import SPLITS
-from crepe_datasets.scenegraph.version import __version__
 
 VG_FILES = ("region_descriptions.json", "image_data.json", "scene_graphs.json")
 BATCH_IMAGES = 64
@@ -82,7 +82,7 @@ def _ranker(s: SystematicitySettings) -> Any:
         from crepe_datasets.generators.filters.plausibility import PlausibilityRanker
 
         return PlausibilityRanker(s.mlm)
-    from crepe_datasets.generators.filters.frequency_lm import FrequencyLMRanker
+    from crepe_datasets.generators.balance.frequency_lm import FrequencyLMRanker
 
     return FrequencyLMRanker()
 

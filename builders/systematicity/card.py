@@ -143,11 +143,11 @@ def summary(
 
 def validation(tables: dict, seen: SeenTables, quality: dict[str, Any]) -> dict[str, Any]:
     """Parser quality, split proportions, row checks, the formatting-shortcut audit, the
-    blind-baseline audit (:mod:`crepe_datasets.validation.blind`; ``hn_atom`` decides) and the
+    blind-baseline audit (:mod:`crepe_datasets.generators.balance.blind`; ``hn_atom`` decides) and the
     trained blind audit (:mod:`crepe_datasets.validation.trained_blind`)."""
-    from crepe_datasets.validation.blind import blind_audit
+    from crepe_datasets.generators.balance.blind import blind_audit
+    from crepe_datasets.generators.balance.shortcuts import audit_rows
     from crepe_datasets.validation.invariants import check_rows
-    from crepe_datasets.validation.shortcuts import audit_rows
     from crepe_datasets.validation.systematicity import check_tables
     from crepe_datasets.validation.trained_blind import trained_audit
 

@@ -1,5 +1,5 @@
-"""The checks a crepe-systematicity build runs beyond every dataset's, registered for
-``crepe validate dataset`` (:mod:`crepe_datasets.validation.registry`).
+"""The checks a crepe-systematicity build records, registered for ``crepe validate dataset``
+(:mod:`crepe_datasets.validation.registry`): the common ones and its own.
 
 ``systematicity_checks`` is the build manifest's ``validation.systematicity_checks``: every row's
 atom and compound lists re-derived from its scene graph, its split re-derived from them, set sizes
@@ -12,10 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scenegraph.seen import load_seen
 from crepe_datasets.validation.invariants import InvariantReport
-from crepe_datasets.validation.registry import CheckInput, register_check
+from crepe_datasets.validation.registry import (
+    COMMON_CHECKS,
+    CheckInput,
+    claimed_configs,
+    register_check,
+    register_dataset,
+)
 from crepe_datasets.validation.systematicity import check_tables
 
 DATASET = "crepe-systematicity"
@@ -37,13 +43,16 @@ def systematicity_checks(given: CheckInput) -> InvariantReport:
                 f"seen folder {given.seen} was parsed from another corpus than {given.folder} "
                 f"was built from ({corpus.get('corpus')})."
             )
-    # the build checks its rows before it adds the ``groups`` configs (checked by their own
-    # ``groups_checks``, :mod:`crepe_datasets.builders.counter_images.checks`)
-    tables = {c: t for c, t in given.tables.items() if c not in ("groups", "groups_comp")}
+    # The build checks its rows before it adds the counter-image groups (``groups``,
+    # ``groups_comp``): the configs their own checks claim
+    # (:mod:`crepe_datasets.builders.counter_images.checks`).
+    claimed = claimed_configs(DATASET)
+    tables = {c: t for c, t in given.tables.items() if c not in claimed}
     report = check_tables(tables, seen)
     if seen is None:
         report.skipped["unseen_lists_against_seen_tables (no --seen)"] = report.rows
     return report
 
 
+register_dataset(DATASET, COMMON_CHECKS)
 register_check(DATASET, "systematicity_checks", systematicity_checks)

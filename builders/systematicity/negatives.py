@@ -12,10 +12,10 @@ Only captions of the two seen-atom splits whose graph has exactly one compound g
 2. A candidate equal to any description of the image (any region, filtered or not) is dropped.
 3. With an NLI model, candidates that the caption entails are dropped.
 4. The rest are ordered by the plausibility ranker (a masked LM with ``--mlm``, else
-   :class:`~crepe_datasets.generators.filters.frequency_lm.FrequencyLMRanker`), most plausible
+   :class:`~crepe_datasets.generators.balance.frequency_lm.FrequencyLMRanker`), most plausible
    first, and the ``k`` of the retrieval set (k = 4 for HN-ATOM, 6 for HN-COMP: sets of 1 + 4
    and 1 + 6 as in the paper) are chosen by the productivity's adversarial refinement
-   (:mod:`crepe_datasets.builders.productivity.refine`): the positive's rank among them under
+   (:mod:`crepe_datasets.generators.balance.refine`): the positive's rank among them under
    word frequency and the ranker is balanced over the sets of a type *within each split*
    (seen / unseen compounds, the subsets results are reported for, as productivity balances
    each complexity), so text-only "pick the most (least) plausible" baselines score chance in
@@ -24,7 +24,7 @@ Only captions of the two seen-atom splits whose graph has exactly one compound g
    negatives join two compounds and are longer than the caption, so a language model prefers the
    caption (an inherent cue, reported by the blind audit): a set with no balanced choice keeps
    its best-balanced ``k`` instead. A caption with fewer than ``k`` candidates is left out of that
-   config (counted); :class:`~crepe_datasets.builders.productivity.refine.RefineStats` counts
+   config (counted); :class:`~crepe_datasets.generators.balance.refine.RefineStats` counts
    sets, candidates, discarded candidates and fallbacks for the manifest.
 
 Seeds: candidates of region ``r`` of image ``i`` use ``random.Random("{seed}:{i}:{r}:{type}")``.
@@ -38,15 +38,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crepe_datasets.builders.productivity.refine import (
+from crepe_datasets.generators.balance.corpus_lm import mean_scores
+from crepe_datasets.generators.balance.frequency_lm import word_frequency_score
+from crepe_datasets.generators.balance.refine import (
     FOIL_BALANCED_TYPES,
     Balance,
     RefineStats,
     choose_balanced,
 )
-from crepe_datasets.builders.systematicity.corpus_lm import mean_scores
-from crepe_datasets.generators.filters.frequency_lm import word_frequency_score
-from crepe_datasets.generators.negatives.atom import atom_negatives
+from crepe_datasets.generators.negatives.atom import atom_groups, atom_negatives
 from crepe_datasets.generators.negatives.comp import TextNegative, comp_negatives
 from crepe_datasets.generators.negatives.comp_matched import MatchedSet, matched_set
 from crepe_datasets.generators.negatives.foil_balance import (
@@ -65,7 +65,7 @@ from crepe_datasets.generators.negatives.joint_balance import (
     rebalance,
 )
 from crepe_datasets.generators.negatives.surface import replace_atom
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Compound, SceneGraph
 
 STAGE = "systematicity_negatives"
@@ -113,12 +113,14 @@ def atom_text_negatives(
     limit: int,
     drops: DropLog,
     vocab: Counter | None = None,
+    same_atom: int = 0,
 ) -> list[TextNegative]:
     """HN-ATOM candidates of a caption, written by replacing the changed atom's words
-    (``vocab``: words and pairs of the batch's positives, whose foils go first)."""
+    (``vocab``: words and pairs of the batch's positives, whose foils go first; ``same_atom``:
+    the set size, all candidates replacing one atom)."""
     checks = DropLog()
     out = []
-    for cand in atom_negatives(sub, g, rng, limit, checks, vocab=vocab):
+    for cand in atom_negatives(sub, g, rng, limit, checks, vocab=vocab, same_atom=same_atom):
         removed = Counter(sub.atoms()) - Counter(cand.graph.atoms())
         added = Counter(cand.graph.atoms()) - Counter(sub.atoms())
         old, new = next(iter(removed)), next(iter(added))
@@ -154,6 +156,7 @@ def candidates_for(
             ATOM_CANDIDATE_FACTOR * sizes["atom"],
             drops,
             vocab,
+            sizes["atom"],
         ),
         "comp": comp_negatives(
             caption,
@@ -310,6 +313,17 @@ class Refiner:
         return chosen
 
 
+def _atom_groups(ranked: list[tuple[float, int, TextNegative]]) -> list[list[tuple]]:
+    """Ranked HN-ATOM candidates ``(-score, generation index, candidate)`` grouped by the atom
+    they replace (:func:`~crepe_datasets.generators.negatives.atom.atom_groups`, groups in
+    generation order), each group in rank order."""
+    item_of = {id(item[2]): item for item in ranked}
+    generated = [c for _, _, c in sorted(ranked, key=lambda x: x[1])]
+    return [
+        sorted((item_of[id(c)] for c in g), key=lambda x: x[:2]) for g in atom_groups(generated)
+    ]
+
+
 def _state(score: float, base: float, tie: float = 0.0) -> int:
     """1 above the positive, -1 below, 0 within ``tie`` of it (a coin flip for another scorer)."""
     return (score > base + tie) - (score < base - tie)
@@ -359,27 +373,35 @@ def choose(
         grouped.setdefault((id(p), kind), []).append((-float(score), n, c))
     for p in pending:
         for kind in p.candidates:
-            ranked = sorted(grouped.get((id(p), kind), []), key=lambda x: (x[0], x[1]))
+            ranked_all = sorted(grouped.get((id(p), kind), []), key=lambda x: (x[0], x[1]))
             k = sizes[kind]
-            if refiner is not None:
-                ranked = refiner.balanced(kind, p, ranked, drops)
-            if refiner is None or len(ranked) < k:
-                p.chosen[kind] = [c for _, _, c in ranked[:k]]
-            else:
-                positive = p.positive(kind)
-                b_lm, b_wf = base[positive], word_frequency_score(positive)
-                states = [
-                    (
-                        _state(word_frequency_score(c.text), b_wf),
-                        _state(lm_of[id(c)], b_lm + LM_SHIFT, LM_TIE),
-                    )
-                    for _, _, c in ranked
-                ]
-                picked = refiner.pick(kind, states, k, drops, p.key, p.split)
-                p.chosen[kind] = [ranked[i][2] for i in picked] if picked is not None else []
-                if picked is None:
-                    continue
-                refiner.keep(kind, p, [c for _, _, c in ranked], states, picked)
+            # HN-ATOM: a set's negatives all replace one atom; its groups are tried in turn
+            groups = _atom_groups(ranked_all) if kind == "atom" else [ranked_all]
+            p.chosen[kind] = []
+            for n, ranked in enumerate(groups):
+                if refiner is not None:
+                    ranked = refiner.balanced(kind, p, ranked, drops)
+                if refiner is None or len(ranked) < k:
+                    p.chosen[kind] = [c for _, _, c in ranked[:k]]
+                else:
+                    positive = p.positive(kind)
+                    b_lm, b_wf = base[positive], word_frequency_score(positive)
+                    states = [
+                        (
+                            _state(word_frequency_score(c.text), b_wf),
+                            _state(lm_of[id(c)], b_lm + LM_SHIFT, LM_TIE),
+                        )
+                        for _, _, c in ranked
+                    ]
+                    picked = refiner.pick(kind, states, k, drops, p.key, p.split)
+                    p.chosen[kind] = [ranked[i][2] for i in picked] if picked is not None else []
+                    if picked is not None:
+                        refiner.keep(kind, p, [c for _, _, c in ranked], states, picked)
+                if len(p.chosen[kind]) >= k:
+                    rest = sum(len(g) for g in groups[n + 1 :])
+                    if rest:
+                        drops.drop(REFINE_STAGE, f"{kind}_other_atom_chosen", p.key, n=rest)
+                    break
             if len(p.chosen[kind]) < sizes[kind]:
                 drops.drop(
                     "systematicity_configs",

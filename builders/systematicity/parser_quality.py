@@ -27,13 +27,13 @@ def parser_quality(factual: str | None = None, model: str | None = None) -> dict
         CrepeInputError: ``factual`` is given but holds no usable FACTUAL row.
     """
     from crepe_datasets.builders.seen_tables import worker_parser
-    from crepe_datasets.scenegraph.errors import CrepeInputError
+    from crepe_datasets.infra.errors import CrepeInputError
     from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
 
     parser = worker_parser(model)
     name = f"{PARSER_VERSION} on spaCy {parser.model_version}"
     if factual:
-        from crepe_datasets.scenegraph.provenance import DropLog
+        from crepe_datasets.infra.provenance import DropLog
         from crepe_datasets.validation.factual import read_factual
         from crepe_datasets.validation.parser_scores import score_graphs
 

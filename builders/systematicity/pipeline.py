@@ -26,7 +26,7 @@ from crepe_datasets.builders.systematicity.texts import ImageTexts, keep_regions
 from crepe_datasets.generators.negatives.foil_balance import positive_atoms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.joint_balance import graph_features
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph
 
 

@@ -14,15 +14,15 @@ import json
 from pathlib import Path
 
 from crepe_datasets.builders.engines.base import Engine
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import cache_root, combined_checksum, describe_inputs
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import cache_root, combined_checksum, describe_inputs
 from crepe_datasets.scenegraph.seen import SeenTables, load_seen
 
 
 def training_cache_folder(spec: str, model: str | None, cache_dir: str | None = None) -> Path:
     """The cache folder of a corpus spec's seen tables."""
-    from crepe_datasets.builders.sources.corpus import corpus_files
     from crepe_datasets.scenegraph.parser.rules import PARSER_VERSION
+    from crepe_datasets.sources.corpus import corpus_files
 
     checksum = combined_checksum(describe_inputs(corpus_files(spec)))
     raw = "|".join([checksum, spec.split(":", 1)[0].lower(), PARSER_VERSION, model or "default"])

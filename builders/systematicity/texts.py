@@ -28,7 +28,7 @@ from crepe_datasets.builders.engines.base import Engine
 from crepe_datasets.builders.region_filter import RegionFilter
 from crepe_datasets.builders.systematicity.spelling import SpellingCorrector
 from crepe_datasets.generators.negatives import compact_json, from_compact
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import SceneGraph, normalize_name
 from crepe_datasets.scenegraph.vg.images import ImageInfo
 from crepe_datasets.scenegraph.vg.regions import Region

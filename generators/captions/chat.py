@@ -21,8 +21,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
-from crepe_datasets.scenegraph.provenance import write_json_atomic
+from crepe_datasets.infra.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.infra.provenance import write_json_atomic
 
 MAX_BACKOFF_S = 20.0
 

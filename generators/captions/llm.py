@@ -33,7 +33,7 @@ from crepe_datasets.generators.captions.prompts import (
     fewshot_checksum,
     suffixed_names,
 )
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scenegraph.types import SceneGraph
 
 PROVIDERS = ("openai",)

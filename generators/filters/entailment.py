@@ -22,7 +22,7 @@ from crepe_datasets.generators.filters.loading import (
     model_id,
     resolve_device,
 )
-from crepe_datasets.scenegraph.errors import MissingResourceError
+from crepe_datasets.infra.errors import MissingResourceError
 
 DEFAULT_NLI_MODEL = "roberta-large-mnli"
 MAX_TOKENS = 512

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import MissingResourceError
+from crepe_datasets.infra.errors import MissingResourceError
 
 PATH_PREFIXES = ("/", "./", "../", "~", ".\\", "..\\")
 

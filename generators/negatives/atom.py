@@ -31,7 +31,7 @@ from __future__ import annotations
 import heapq
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,10 +58,12 @@ from crepe_datasets.generators.negatives.plausible import (
     object_context_maker,
     relation_context,
 )
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 SAME_THING_IOU = 0.5
+# With ``same_atom``: how many atoms offer a group of candidates (the refinement tries them in turn)
+MAX_ATOM_GROUPS = 3
 CHECK_STAGE = "productivity_negative_checks"
 TRUE_IN_G = "atom_true_in_image_graph"
 
@@ -230,8 +232,16 @@ def atom_negatives(
     ranker: Any = None,
     ledger: FoilLedger | None = None,
     vocab: Counter | None = None,
+    same_atom: int = 0,
 ) -> list[NegativeCandidate]:
     """Up to ``limit`` HN-ATOM candidates with distinct graphs (see the module docstring).
+
+    With ``same_atom`` (the number of negatives a set needs), the candidates come in groups that
+    each replace one atom (:func:`_one_atom`), and a set takes all its negatives from one group
+    (:func:`atom_groups`): the set's texts then differ from each other only at that atom, so
+    no text is the one all others were made from (the positive of a set whose negatives change
+    different atoms is the only text with no word of its own, which an untrained set-level
+    judge finds; :mod:`crepe_datasets.generators.balance.set_structure`).
 
     With a ``ranker`` (``rank(sentences) -> scores``), each atom's foils are tried closest in
     plausibility to the original first (:mod:`crepe_datasets.generators.negatives.plausible`).
@@ -275,6 +285,9 @@ def atom_negatives(
         for slot in made:
             slot.foils.sort(key=lambda f, s=slot: -ledger.gain((s.kind, s.truth, f)))
 
+    if same_atom:
+        return _one_atom(made, sub, ledger, positive, limit, same_atom, drops)
+
     def key(slot_index: int, position: int, passes: int) -> tuple:
         slot = made[slot_index]
         gain = 0 if ledger is None else ledger.gain((slot.kind, slot.truth, slot.foils[position]))
@@ -288,22 +301,102 @@ def atom_negatives(
     while heap and len(out) < limit:
         _, passes, i, position = heapq.heappop(heap)
         slot = made[i]
-        foil = slot.foils[position]
-        ex = (slot.kind, slot.truth, foil)
-        result = "atom_foil_unbalanced" if tentative and not tentative.admits(ex) else None
-        result = result or slot.check(foil)
-        if isinstance(result, str):
-            if drops is not None:
-                drops.drop(CHECK_STAGE, result)
-        elif result.graph.signature() in seen:
-            if drops is not None:
-                drops.drop(CHECK_STAGE, "atom_duplicate_graph")
-        else:
-            seen.add(result.graph.signature())
-            out.append(NegativeCandidate(result.type, result.rule, result.graph, exchange=ex))
-            if tentative is not None:
-                tentative.add(ex)
+        result = _try(slot, slot.foils[position], tentative, seen, drops)
+        if result is not None:
+            out.append(result)
             passes += 1
         if position + 1 < len(slot.foils):
             heapq.heappush(heap, key(i, position + 1, passes))
     return out
+
+
+def atom_groups(candidates: Sequence[Any]) -> list[list[Any]]:
+    """Candidates (anything with an ``exchange``) grouped by the atom they replace (kind and
+    word), in order of first appearance: the groups :func:`atom_negatives` makes with
+    ``same_atom``."""
+    groups: dict[tuple[str, str] | None, list[Any]] = {}
+    for c in candidates:
+        key = tuple(c.exchange[:2]) if c.exchange else None
+        groups.setdefault(key, []).append(c)  # type: ignore[arg-type]
+    return list(groups.values())
+
+
+def _try(
+    slot: _Slot,
+    foil: str,
+    tentative: Tentative | None,
+    seen: set,
+    drops: DropLog | None,
+) -> NegativeCandidate | None:
+    """The candidate of ``foil`` in ``slot``, or ``None`` with the reason counted in ``drops``."""
+    ex = (slot.kind, slot.truth, foil)
+    result = "atom_foil_unbalanced" if tentative and not tentative.admits(ex) else None
+    result = result or slot.check(foil)
+    if isinstance(result, str):
+        if drops is not None:
+            drops.drop(CHECK_STAGE, result)
+        return None
+    if result.graph.signature() in seen:
+        if drops is not None:
+            drops.drop(CHECK_STAGE, "atom_duplicate_graph")
+        return None
+    seen.add(result.graph.signature())
+    if tentative is not None:
+        tentative.add(ex)
+    return NegativeCandidate(result.type, result.rule, result.graph, exchange=ex)
+
+
+def _one_atom(
+    made: list[_Slot],
+    sub: SceneGraph,
+    ledger: FoilLedger | None,
+    positive: Counter | None,
+    limit: int,
+    needed: int,
+    drops: DropLog | None,
+) -> list[NegativeCandidate]:
+    """Candidates of :func:`atom_negatives` with ``same_atom``: groups of up to ``limit``
+    candidates, each group replacing one atom. Atoms are tried best-balancing first foil
+    first; the first :data:`MAX_ATOM_GROUPS` whose foils give ``needed`` valid candidates are
+    returned in that order (the refinement takes the first group it can balance), or, when none
+    does, the one that gave the most. Atoms of the same kind and word as a group's are skipped,
+    so ``exchange[:2]`` names a group. Valid candidates left out are counted
+    (``atom_other_atom_replaced``)."""
+
+    def first_gain(i: int) -> tuple:
+        slot = made[i]
+        return (-(ledger.gain((slot.kind, slot.truth, slot.foils[0])) if ledger else 0), i)
+
+    groups: list[list[NegativeCandidate]] = []
+    best: list[NegativeCandidate] = []
+    left_out = 0
+    used: set[tuple[str, str]] = set()
+    for i in sorted((i for i, slot in enumerate(made) if slot.foils), key=first_gain):
+        slot = made[i]
+        if (slot.kind, slot.truth) in used:
+            continue
+        tentative = Tentative(ledger, positive) if ledger is not None else None
+        seen = {sub.signature()}
+        got: list[NegativeCandidate] = []
+        for foil in slot.foils:
+            if len(got) >= limit:
+                break
+            if (result := _try(slot, foil, tentative, seen, drops)) is not None:
+                got.append(result)
+        if len(got) >= needed:
+            groups.append(got)
+            used.add((slot.kind, slot.truth))
+            if len(groups) == MAX_ATOM_GROUPS:
+                break
+        elif len(got) > len(best):
+            left_out += len(best)
+            best = got
+        else:
+            left_out += len(got)
+    if not groups:
+        groups = [best]
+    else:
+        left_out += len(best)
+    if drops is not None and left_out:
+        drops.drop(CHECK_STAGE, "atom_other_atom_replaced", n=left_out)
+    return [c for group in groups for c in group]

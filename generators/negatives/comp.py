@@ -22,7 +22,7 @@ when a foil's words cannot be placed in the caption. Candidates are deterministi
 
 A caption holding punctuation (a hyphen, an apostrophe, a comma …) gets no HN-COMP negative
 (counted as ``comp_caption_has_punctuation``): its negatives would repeat the mark twice, a
-text-only shortcut that the formatting audit (:mod:`crepe_datasets.validation.shortcuts`) flags.
+text-only shortcut that the formatting audit (:mod:`crepe_datasets.generators.balance.shortcuts`) flags.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from crepe_datasets.generators.negatives import replace_object
 from crepe_datasets.generators.negatives.foils import attribute_foils, object_foils
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.surface import replace_atom
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 CHECK_STAGE = "systematicity_negative_checks"

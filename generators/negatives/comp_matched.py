@@ -60,9 +60,9 @@ from crepe_datasets.generators.negatives.foils import colour_sense, synonyms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.senses import is_mass
 from crepe_datasets.generators.negatives.surface import find_atom, replace_atom
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.infra.resources import wordnet
 from crepe_datasets.scenegraph.lexicon import singularize
-from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.resources import wordnet
 from crepe_datasets.scenegraph.types import Box, Compound, SceneGraph, SGObject
 
 STAGE = "systematicity_comp_matched"

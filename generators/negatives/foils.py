@@ -54,8 +54,8 @@ from crepe_datasets.generators.negatives.senses import (
     is_mass,
     object_sense,
 )
+from crepe_datasets.infra.resources import synset_or_none, wordnet
 from crepe_datasets.scenegraph.lexicon import antonyms, canonical_spelling, lemmatize_verb
-from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
 
 TOP_K = 10
 MIN_ANTONYM_COUNT = 1
@@ -74,7 +74,7 @@ def _plain(word: str) -> bool:
 
 
 def _caption_counts() -> dict[str, int]:
-    from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS, load_counts
+    from crepe_datasets.generators.balance.frequency_lm import DEFAULT_COUNTS, load_counts
 
     return load_counts(str(DEFAULT_COUNTS))["unigrams"]  # the ranker's own (cached) counts
 

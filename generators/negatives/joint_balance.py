@@ -23,7 +23,7 @@ feature is then ``k × occurrences + surplus``, where *occurrences* is its count
 :func:`rebalance` lowers ``Σ surplus² / (k × occurrences + 1)`` (a chi-square-like distance of
 the negatives' feature counts from ``k`` times the positives') by local search after the sets'
 first choice: it replaces a chosen negative of a set by an unchosen candidate of the *same
-state* under the refinement's blind scorers (:mod:`crepe_datasets.builders.productivity.refine`),
+state* under the refinement's blind scorers (:mod:`crepe_datasets.generators.balance.refine`),
 so the positive's rank balance under those scorers is unchanged, when that lowers the
 distance without taking a word beyond the foil ledger's bounds; a candidate whose foil repeats (or is a synonym of) another chosen foil of the set is
 never taken in. Sets are visited in order, each chosen slot takes the best improving candidate

@@ -32,7 +32,7 @@ from crepe_datasets.generators.negatives import (
     replace_relationship,
 )
 from crepe_datasets.generators.negatives.graphs import GraphIndex
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 

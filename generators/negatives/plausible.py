@@ -10,10 +10,10 @@ The context of an atom is a short phrase written from the subgraph around it (na
 * relationship: "subject predicate object" ("man holds cup").
 
 Any ranker with ``rank(sentences) -> list[float]`` (higher = more plausible) can be used: the
-word-frequency + n-gram ranker (:class:`crepe_datasets.generators.filters.frequency_lm.FrequencyLMRanker`,
+word-frequency + n-gram ranker (:class:`crepe_datasets.generators.balance.frequency_lm.FrequencyLMRanker`,
 no download) or the masked-LM ranker when a model is given. Ties keep the candidates' order.
 Foils more and less plausible than the original alternate (:func:`closest_first`), so the
-sentence-level refinement (:mod:`crepe_datasets.builders.productivity.refine`) finds both kinds
+sentence-level refinement (:mod:`crepe_datasets.generators.balance.refine`) finds both kinds
 among the candidates.
 """
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import functools
 
-from crepe_datasets.scenegraph.resources import synset_or_none, wordnet
+from crepe_datasets.infra.resources import synset_or_none, wordnet
 
 OBJECT_LEXFILES = frozenset(
     {

@@ -55,13 +55,15 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+from collections import Counter
 from collections.abc import Callable
 
 from crepe_datasets.generators.negatives import NegativeCandidate, replace_object
 from crepe_datasets.generators.negatives.foils import attribute_foils, colour_sense, synonyms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
-from crepe_datasets.scenegraph.provenance import DropLog
-from crepe_datasets.scenegraph.resources import wordnet
+from crepe_datasets.generators.negatives.joint_balance import PAIR_KINDS, graph_features
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.infra.resources import wordnet
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 MAX_PERMUTATION_SLOTS = 5
@@ -354,4 +356,163 @@ def swap_negatives(
             continue
         seen.add(key)
         out.append(NegativeCandidate("swap", rule, graph))
+    return out
+
+
+# The five arrangements of three places other than the positive's own: three swaps of two atoms
+# and the two rotations of all three. With the positive they are all six arrangements (the
+# symmetric group on three places), so every text of such a set is to the others as the positive
+# is: no text is the one the others were made from.
+ORBIT = ((1, 0, 2), (2, 1, 0), (0, 2, 1), (1, 2, 0), (2, 0, 1))
+MAX_ORBITS = 6
+ORBIT_RULE = "orbit"
+
+
+def _orbit_places(sub: SceneGraph) -> list[tuple[str, tuple]]:
+    """Every triple of places of one kind whose values can be arranged: three objects with
+    three different names, no two of them linked by a relationship of ``sub`` (as
+    ``swap:objects``: exchanging the names of linked objects mostly reverses a relationship into
+    nonsense, "table on top of cup", a cue of its own), three relationships with three different predicates, three
+    attributes on three different objects with three different values."""
+    objs, rels = sub.objects, sub.relationships
+    out: list[tuple[str, tuple]] = []
+    linked = {frozenset((r.subject, r.object)) for r in rels}
+    name_count = Counter(o.name for o in objs)
+    for trio in itertools.combinations(range(len(objs)), 3):
+        names = [objs[i].name for i in trio]
+        if (
+            all(name_count[n] == 1 for n in names)
+            and all(not _same_meaning(a, b) for a, b in itertools.combinations(names, 2))
+            and all(
+                frozenset((objs[a].id, objs[b].id)) not in linked
+                for a, b in itertools.combinations(trio, 2)
+            )
+        ):
+            out.append(("object", trio))
+    for trio in itertools.combinations(range(len(rels)), 3):
+        preds = [rels[i].predicate for i in trio]
+        if all(not _same_meaning(a, b) for a, b in itertools.combinations(preds, 2)):
+            out.append(("relationship", trio))
+    slots = [
+        (k, j)
+        for k, o in enumerate(objs)
+        for j, a in enumerate(o.attributes)
+        if colour_sense(a) is not None
+    ]
+    for trio in itertools.combinations(slots, 3):
+        values = [objs[k].attributes[j] for k, j in trio]
+        if len({k for k, _ in trio}) == 3 and all(
+            not _same_meaning(a, b) for a, b in itertools.combinations(values, 2)
+        ):
+            out.append(("attribute", trio))
+    return out
+
+
+def _arranged(sub: SceneGraph, kind: str, places: tuple, perm: tuple[int, ...]) -> SceneGraph:
+    """``sub`` with the values of ``places`` rearranged: place ``i`` takes the value of place
+    ``perm[i]``."""
+    objs, rels = list(sub.objects), list(sub.relationships)
+    if kind == "object":
+        names = [objs[i].name for i in places]
+        for i, p in zip(places, perm, strict=True):
+            objs[i] = _with(objs[i], name=names[p])
+    elif kind == "relationship":
+        preds = [rels[i].predicate for i in places]
+        for i, p in zip(places, perm, strict=True):
+            rels[i] = Relationship(rels[i].subject, preds[p], rels[i].object)
+    else:
+        values = [objs[k].attributes[j] for k, j in places]
+        for (k, j), p in zip(places, perm, strict=True):
+            attrs = list(objs[k].attributes)
+            attrs[j] = values[p]
+            objs[k] = _with(objs[k], attributes=tuple(attrs))
+    return _rebuild(sub, objs, rels)
+
+
+def _moved_attributes_reason(
+    sub: SceneGraph, g: GraphIndex, places: tuple, perm: tuple[int, ...]
+) -> str | None:
+    """Why an arrangement of three attributes may be true (the checks of ``swap:attributes``
+    and ``move:attribute`` for every attribute that moves), or None."""
+    objs = sub.objects
+    values = [objs[k].attributes[j] for k, j in places]
+    moved = [
+        (objs[k], values[p])
+        for i, ((k, _), p) in enumerate(zip(places, perm, strict=True))
+        if p != i
+    ]
+    for (o1, _), (o2, _) in itertools.combinations(moved, 2):
+        if (reason := _attribute_pair_reason(g, o1, o2)) is not None:
+            return reason
+    if any(a in o.attributes or g.has_attribute(o.id, a) for o, a in moved):
+        return "swap_attribute_already_holds"
+    if all(needs_contradiction(g, o.id, a) for o, a in moved):
+        return "swap_attribute_not_contradicted"
+    return None
+
+
+def _attested(sub: SceneGraph, vocab: Counter, kind: str, places: tuple) -> float:
+    """The share of the pairs that the arrangements of ``places`` newly form which ``vocab``
+    holds (adjacent pairs of :func:`~crepe_datasets.generators.negatives.joint_balance.graph_features`)."""
+    own = set(graph_features(sub))
+    new = [
+        f
+        for perm in ORBIT
+        for f in graph_features(_arranged(sub, kind, places, perm))
+        if f[0] in PAIR_KINDS and f not in own
+    ]
+    return sum(1 for f in new if vocab[f]) / len(new) if new else 0.0
+
+
+def orbit_negatives(
+    sub: SceneGraph,
+    g: GraphIndex,
+    rng: random.Random,
+    drops: DropLog | None = None,
+    vocab: Counter | None = None,
+) -> list[NegativeCandidate]:
+    """HN-SWAP candidates in groups of five: all other arrangements of three atoms of one kind
+    over their places (:data:`ORBIT`), for up to :data:`MAX_ORBITS` triples of places whose five
+    arrangements all pass the checks of :func:`swap_negatives` (the graph changes, does not
+    hold in ``G``, not even with a symmetric relationship read the other way round, and a moved
+    attribute is contradicted where it lands). Triples are tried in an order shuffled with
+    ``rng``. Each candidate's ``exchange`` is ``("orbit", kind:places, arrangement)``, so that
+    :func:`~crepe_datasets.generators.negatives.atom.atom_groups` names its group. A triple that
+    fails is counted once with the first failing arrangement's reason (``orbit_<reason>``); the
+    arrangements of a triple are only kept whole."""
+
+    def count(reason: str) -> None:
+        if drops is not None:
+            drops.drop("productivity_negative_checks", f"orbit_{reason}")
+
+    places = _orbit_places(sub)
+    rng.shuffle(places)
+    if vocab:  # stable: shuffled order among equally attested triples
+        places.sort(key=lambda kp: -_attested(sub, vocab, *kp))
+    out: list[NegativeCandidate] = []
+    orbits = 0
+    for kind, trio in places:
+        if orbits == MAX_ORBITS:
+            break
+        seen = {sub.signature()}
+        group: list[NegativeCandidate] = []
+        for perm in ORBIT:
+            reason = _moved_attributes_reason(sub, g, trio, perm) if kind == "attribute" else None
+            graph = _arranged(sub, kind, trio, perm)
+            key = graph.signature()
+            if reason is None and key in seen:
+                reason = "duplicate_graph"
+            if reason is None and g.holds(graph):
+                reason = "true_in_image_graph"
+            if reason is None:
+                reason = _symmetric_reason(sub, graph, g)
+            if reason is not None:
+                count(reason)
+                break
+            seen.add(key)
+            label = (ORBIT_RULE, f"{kind}:{trio}", "".join(map(str, perm)))
+            group.append(NegativeCandidate("swap", f"orbit:{kind}", graph, exchange=label))
+        else:
+            out += group
+            orbits += 1
     return out

@@ -81,7 +81,7 @@ class CaptionParser:
     is several times cheaper; a ruler it cannot reproduce stays in the pipeline.
 
     Args:
-        nlp: a loaded spaCy pipeline; ``None`` loads :func:`crepe_datasets.scenegraph.resources.load_spacy`
+        nlp: a loaded spaCy pipeline; ``None`` loads :func:`crepe_datasets.infra.resources.load_spacy`
             with :data:`rules.UNUSED_PIPES` excluded.
         model: pipeline name or folder (when ``nlp`` is ``None``).
     """
@@ -90,7 +90,7 @@ class CaptionParser:
 
     def __init__(self, nlp: Any = None, model: str | None = None) -> None:
         if nlp is None:
-            from crepe_datasets.scenegraph.resources import load_spacy
+            from crepe_datasets.infra.resources import load_spacy
 
             nlp = load_spacy(model, exclude=UNUSED_PIPES)
         self.nlp = nlp
@@ -101,7 +101,7 @@ class CaptionParser:
 
     @property
     def model_version(self) -> str:
-        from crepe_datasets.scenegraph.resources import spacy_model_version
+        from crepe_datasets.infra.resources import spacy_model_version
 
         return spacy_model_version(self.nlp)
 

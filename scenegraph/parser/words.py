@@ -60,7 +60,7 @@ def verb_lemma(text: str) -> str:
 @functools.lru_cache(maxsize=1)
 def _wordnet():
     try:
-        from crepe_datasets.scenegraph.resources import wordnet
+        from crepe_datasets.infra.resources import wordnet
 
         return wordnet()
     except Exception:

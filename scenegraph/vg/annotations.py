@@ -16,8 +16,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from crepe_datasets.scenegraph.jsonstream import iter_json_items
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.jsonstream import iter_json_items
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import SceneGraph, SGObject
 from crepe_datasets.scenegraph.vg.images import ImageDataArg, resolve_image_data
 from crepe_datasets.scenegraph.vg.parse import object_id, parse_object, parse_relationship

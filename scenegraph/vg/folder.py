@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 
 def vg_files(folder: str | os.PathLike, *names: str, option: str = "--vg") -> list[Path]:

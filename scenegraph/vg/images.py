@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.hygiene import clean_text
-from crepe_datasets.scenegraph.jsonstream import iter_json_items
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.hygiene import clean_text
+from crepe_datasets.infra.jsonstream import iter_json_items
+from crepe_datasets.infra.provenance import DropLog
 
 STAGE = "vg_image_data"
 

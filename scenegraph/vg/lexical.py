@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.jsonstream import load_json, require_file
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.jsonstream import load_json, require_file
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import normalize_name
 
 STAGE = "vg_aliases"

@@ -12,7 +12,7 @@ with its object (``object_outside_image``); a box without positive width and hei
 with its object (``object_degenerate_box``) even when the image size is unknown. Coordinates that
 are not finite numbers (NaN, infinity, strings) are ``object_bad_box``.
 
-Input hygiene (:mod:`crepe_datasets.scenegraph.hygiene`): names, attributes, predicates and
+Input hygiene (:mod:`crepe_datasets.infra.hygiene`): names, attributes, predicates and
 synsets lose their control and invisible characters (counted as the repairs ``control_chars``
 and ``invisible_chars``); a name holding bytes that were not UTF-8 (U+FFFD) or nothing once
 cleaned is dropped (``invalid_utf8``, ``empty_after_cleaning``, or the ``*_empty_*`` reason
@@ -26,8 +26,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from crepe_datasets.scenegraph.hygiene import clean_text
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.hygiene import clean_text
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Relationship, SGObject, normalize_name
 
 _NUMBER_TYPES = (int, float)

@@ -8,7 +8,7 @@ policy of :mod:`crepe_datasets.scenegraph.vg.parse` when image sizes are given. 
 ``region_bad_id``, ``region_missing_phrase``, ``region_empty_phrase``, ``region_bad_box``,
 ``region_degenerate_box``, ``region_outside_image``, ``region_box_clipped`` (kept; a repair, not a drop),
 ``image_size_unknown`` (kept unclipped), ``image_duplicate_id`` (a repeated image record; first
-kept), and the input-hygiene reasons of :mod:`crepe_datasets.scenegraph.hygiene` for phrases
+kept), and the input-hygiene reasons of :mod:`crepe_datasets.infra.hygiene` for phrases
 (``invalid_utf8``, ``empty_after_cleaning``, ``text_too_long``; ``control_chars`` and
 ``invisible_chars`` repairs).
 """
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.hygiene import clean_text
-from crepe_datasets.scenegraph.jsonstream import iter_json_items
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.hygiene import clean_text
+from crepe_datasets.infra.jsonstream import iter_json_items
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box
 from crepe_datasets.scenegraph.vg.images import ImageDataArg, resolve_image_data
 from crepe_datasets.scenegraph.vg.parse import fit_box, read_box

@@ -23,9 +23,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.hygiene import clean_text
-from crepe_datasets.scenegraph.jsonstream import iter_json_items
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.hygiene import clean_text
+from crepe_datasets.infra.jsonstream import iter_json_items
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from crepe_datasets.scenegraph.vg.images import ImageDataArg, ImageInfo, resolve_image_data
 from crepe_datasets.scenegraph.vg.parse import (

@@ -45,9 +45,9 @@ def main() -> None:
     from crepe_datasets.builders.bindsplit.build import BindSplitSettings, build_bindsplit
     from crepe_datasets.builders.bindsplit.extract import EXCLUDED_PIPES
     from crepe_datasets.builders.bindsplit.training_table import build_training_table
-    from crepe_datasets.builders.sources.corpus import iter_corpus
-    from crepe_datasets.scenegraph.provenance import DropLog
-    from crepe_datasets.scenegraph.resources import load_spacy
+    from crepe_datasets.infra.provenance import DropLog
+    from crepe_datasets.infra.resources import load_spacy
+    from crepe_datasets.sources.corpus import iter_corpus
 
     texts = list(dict.fromkeys(r.text for r in iter_corpus(f"coco:{COCO}", DropLog())))[
         : args.captions

@@ -1,7 +1,7 @@
 """Blind (text-only) baselines: CREPE's released productivity sets beside our build.
 
 For every negative type and complexity, prints the expected R@1 of each baseline that never
-sees the image (:mod:`crepe_datasets.validation.blind`: word frequency, a word-bigram LM,
+sees the image (:mod:`crepe_datasets.generators.balance.blind`: word frequency, a word-bigram LM,
 formatting cues, the negation cue) beside chance, for CREPE's release
 (``../shared/data/crepe_release``) and for a crepe-productivity folder (built here from the 100
 real Visual Genome images first when it does not exist). The LM is trained on the CC3M
@@ -23,11 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from crepe_datasets.scripts.bench.crepe_release_shortcut import (  # noqa: E402
-    ensure_ours,
-    release_vs_ours_parser,
-)
-from crepe_datasets.validation.blind import (  # noqa: E402
+from crepe_datasets.generators.balance.blind import (  # noqa: E402
     COLUMNS,
     MIN_ROWS,
     TARGETS,
@@ -35,14 +31,18 @@ from crepe_datasets.validation.blind import (  # noqa: E402
     BlindResult,
     counted_baselines,
 )
+from crepe_datasets.scripts.bench.crepe_release_shortcut import (  # noqa: E402
+    ensure_ours,
+    release_vs_ours_parser,
+)
 
 TYPES = {"atom": "hn_atom", "swap": "hn_swap", "negate": "hn_negate"}
 
 
 def release_sets(folder: Path) -> dict[str, dict[int, list[list[str]]]]:
     """``{type: {n: [[caption, *negatives], …]}}`` of CREPE's release."""
-    from crepe_datasets.builders.sources.crepe_release import read_crepe_release
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
+    from crepe_datasets.sources.crepe_release import read_crepe_release
 
     sets: dict[str, dict[int, list[list[str]]]] = defaultdict(lambda: defaultdict(list))
     for sample in read_crepe_release(folder, DropLog()):
@@ -106,7 +106,7 @@ def main() -> int:
     ensure_ours(args.ours, args.vg)
     corpus = args.lm_corpus
     if corpus == "coco":
-        from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS
+        from crepe_datasets.generators.balance.frequency_lm import DEFAULT_COUNTS
 
         corpus = DEFAULT_COUNTS
     start = time.perf_counter()

@@ -39,7 +39,7 @@ def _subset(out: Path, n_images: int) -> tuple[Path, int]:
 
 def main() -> int:
     from crepe_datasets.builders.captioning.build import CaptioningSettings, build_captioning
-    from crepe_datasets.scenegraph.resources import load_spacy
+    from crepe_datasets.infra.resources import load_spacy
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=5000)

@@ -51,7 +51,7 @@ def _count_rows(result: dict) -> int:
 def main() -> int:
     from crepe_datasets.builders.productivity.build import ProductivitySettings
     from crepe_datasets.builders.productivity.chunks import chunk_rows, process_chunk
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

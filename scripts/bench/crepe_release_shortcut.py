@@ -18,14 +18,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from crepe_datasets.validation.shortcuts import audit_sets  # noqa: E402
+from crepe_datasets.generators.balance.shortcuts import audit_sets  # noqa: E402
 
 OUR_CONFIG = {"atom": "hn_atom", "swap": "hn_swap", "negate": "hn_negate"}
 
 
 def release_sets(folder: Path) -> dict[str, list[list[str]]]:
-    from crepe_datasets.builders.sources.crepe_release import read_crepe_release
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
+    from crepe_datasets.sources.crepe_release import read_crepe_release
 
     sets: dict[str, list[list[str]]] = defaultdict(list)
     drops = DropLog()

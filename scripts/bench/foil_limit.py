@@ -30,7 +30,7 @@ N_NAMES = 300
 
 def held_out_names() -> dict[str, str]:
     """``name -> VG synset`` of the most captioned names outside the evaluation images."""
-    from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS, load_counts
+    from crepe_datasets.generators.balance.frequency_lm import DEFAULT_COUNTS, load_counts
     from crepe_datasets.scenegraph.lexicon import normalize_object
 
     counts = load_counts(str(DEFAULT_COUNTS))["unigrams"]
@@ -56,7 +56,7 @@ def cohyponyms(name: str, synset: str) -> list[str]:
 
 
 def measure(names: dict[str, str]) -> str:
-    from crepe_datasets.scenegraph.resources import wordnet
+    from crepe_datasets.infra.resources import wordnet
 
     wn = wordnet()
     total = with_foils = far70 = far75 = other = 0

@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from crepe_datasets.generators.filters.frequency_lm import DEFAULT_COUNTS, load_counts  # noqa: E402
+from crepe_datasets.generators.balance.frequency_lm import DEFAULT_COUNTS, load_counts  # noqa: E402
 from crepe_datasets.scenegraph.lexicon import antonyms  # noqa: E402
 
 
@@ -60,7 +60,7 @@ def replaced(build: Path, objects_only: bool = False):
 def object_report(build: Path) -> None:
     """Far, other-kind and mass-noun object foils of ``build``, and a sample."""
     from crepe_datasets.generators.negatives.senses import is_mass
-    from crepe_datasets.scenegraph.resources import wordnet
+    from crepe_datasets.infra.resources import wordnet
 
     wn = wordnet()
     pairs = list(replaced(build, objects_only=True))

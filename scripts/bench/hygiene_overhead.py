@@ -1,6 +1,6 @@
 """Benchmark: what the shared input hygiene costs the readers.
 
-Measures records/second of real readers with the hygiene step (:mod:`crepe_datasets.scenegraph.hygiene`)
+Measures records/second of real readers with the hygiene step (:mod:`crepe_datasets.infra.hygiene`)
 and, in the same run, with the step replaced by a pass-through (the baseline, i.e. the readers
 as they were before it):
 
@@ -28,11 +28,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))  # this checkout's code, not an installed copy
 
-import crepe_datasets.builders.sources._text as text_mod  # noqa: E402
 import crepe_datasets.scenegraph.vg.parse as vg_parse  # noqa: E402
-from crepe_datasets.builders.sources.corpus import iter_corpus  # noqa: E402
-from crepe_datasets.scenegraph.provenance import DropLog  # noqa: E402
+import crepe_datasets.sources._text as text_mod  # noqa: E402
+from crepe_datasets.infra.provenance import DropLog  # noqa: E402
 from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs  # noqa: E402
+from crepe_datasets.sources.corpus import iter_corpus  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data"
 

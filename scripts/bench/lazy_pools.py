@@ -4,7 +4,7 @@
 
 A productivity build renders, checks and scores every candidate negative of an item (up to
 ``k + spare`` = 12 per refined type, 8 for HN-NEG), because the adversarial refinement
-(:mod:`crepe_datasets.builders.productivity.refine`) picks the ``k`` negatives of a set from its
+(:mod:`crepe_datasets.generators.balance.refine`) picks the ``k`` negatives of a set from its
 whole pool. This script measures, on the real Visual Genome sample (the build's own chunk
 steps, chunks of 64 images, template captions, no NLI), how many of those candidates a lazy
 pipeline would still have to render:
@@ -41,7 +41,7 @@ SAMPLE = ROOT.parent / "shared/data/visual_genome/images_1-100"
 
 def _prefix_needed(states: list, k: int, target: int, balance) -> int:
     """Length of the shortest prefix holding an allowed cost-0 choice (the pool's, if none)."""
-    from crepe_datasets.builders.productivity.refine import _choices
+    from crepe_datasets.generators.balance.refine import _choices
 
     for m in range(k, len(states) + 1):
         groups: dict = defaultdict(list)
@@ -64,8 +64,8 @@ def measure(images: int, seed: int) -> Counter:
         render_items,
         sample_items,
     )
-    from crepe_datasets.builders.productivity.refine import Balance, _state, choose_balanced
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.generators.balance.refine import Balance, _state, choose_balanced
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
     s = ProductivitySettings(vg=str(SAMPLE), out="unused", seed=seed, progress=False)
@@ -134,7 +134,7 @@ def speed(spares: list[int], images: int) -> None:
 
     from crepe_datasets.builders.productivity.build import ProductivitySettings
     from crepe_datasets.builders.productivity.chunks import process_chunk
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
     infos = read_image_data(SAMPLE / "image_data.json", DropLog())

@@ -41,9 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from crepe_datasets.infra.resources import SPACY_MODELS, load_spacy, spacy_model_version  # noqa: E402
 from crepe_datasets.scenegraph.parser import CaptionParser  # noqa: E402
 from crepe_datasets.scenegraph.parser.rules import NUMBER_WORDS, UNUSED_PIPES  # noqa: E402
-from crepe_datasets.scenegraph.resources import SPACY_MODELS, load_spacy, spacy_model_version  # noqa: E402
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject  # noqa: E402
 from crepe_datasets.validation.factual import GoldGraph, factual_slices, read_factual  # noqa: E402
 from crepe_datasets.validation.parser_scores import (  # noqa: E402

@@ -46,7 +46,7 @@ SAMPLE = ROOT.parent / "shared/data/visual_genome/images_1-100"
 
 def _graphs(folder: Path, limit: int | None = None):
     """Raw graphs and image files (cleaning is part of the measured pipeline)."""
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
     drops = DropLog()
@@ -89,7 +89,7 @@ def _pipeline(graphs, stage: str, spool: Path | None = None) -> int:
     from crepe_datasets.builders.productivity.sampler import sample_walks
     from crepe_datasets.builders.productivity.spool import SpooledRows
     from crepe_datasets.builders.region_filter import RegionFilter
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
 
     s = _settings(SAMPLE)
     ranker = worker_state(s)["ranker"]
@@ -145,8 +145,8 @@ def prepare(g, drops):
 def _warm_resources() -> float:
     from crepe_datasets.builders.productivity.chunks import worker_state
     from crepe_datasets.generators.negatives.foils import first_senses
+    from crepe_datasets.infra.resources import wordnet
     from crepe_datasets.scenegraph.lexicon import singularize
-    from crepe_datasets.scenegraph.resources import wordnet
 
     start = time.perf_counter()
     wordnet()

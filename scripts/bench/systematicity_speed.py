@@ -73,7 +73,7 @@ def run(vg: Path, stage: str, seen_dir: Path, seconds: float | None = None) -> d
         keep_regions,
         parsed_images,
     )
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_regions, read_image_data
 
     drops = DropLog()
@@ -161,7 +161,7 @@ def sample_speed(seen_dir: Path) -> None:
 def _filtered_texts():
     """The region texts of the sample that pass the filter (no spelling: parse-corpus's input)."""
     from crepe_datasets.builders.systematicity.texts import image_texts
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_regions, read_image_data
 
     drops = DropLog()

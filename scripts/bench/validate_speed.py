@@ -42,10 +42,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from crepe_datasets.builders.bindsplit.build import BindSplitSettings, build_bindsplit
+    from crepe_datasets.generators.balance.shortcuts import audit_rows
     from crepe_datasets.validation.dataset import validate_dataset
     from crepe_datasets.validation.files import check_files
     from crepe_datasets.validation.invariants import check_rows, read_tables
-    from crepe_datasets.validation.shortcuts import audit_rows
 
     def old_validate(folder: Path) -> None:
         tables = read_tables(folder)

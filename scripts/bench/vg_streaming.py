@@ -6,7 +6,7 @@ so generation is streamed too), plus a matching ``image_data.json``. Then, each 
 subprocess, it measures wall time, records/second and peak memory (``ru_maxrss``) of
 
 * ``iter_scene_graphs`` (ours: streamed with the default ``stdlib`` engine of
-  :mod:`crepe_datasets.scenegraph.jsonstream`, typed SceneGraph records, box checks against image sizes),
+  :mod:`crepe_datasets.infra.jsonstream`, typed SceneGraph records, box checks against image sizes),
 * optionally (``--with-ijson``) the same reader on the ijson engine, and
 * the baseline ``json.load`` of the same file (then walking every object once).
 
@@ -99,8 +99,8 @@ def worker(mode: str, sg_path: str, im_path: str) -> None:
     images = objects = relationships = 0
     if mode.startswith("ours"):
         sys.path.insert(0, str(REPO))
-        from crepe_datasets.scenegraph.jsonstream import IJSON_BACKEND as BACKEND
-        from crepe_datasets.scenegraph.provenance import DropLog
+        from crepe_datasets.infra.jsonstream import IJSON_BACKEND as BACKEND
+        from crepe_datasets.infra.provenance import DropLog
         from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
         start = time.perf_counter()

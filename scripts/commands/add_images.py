@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scenegraph.crops import VG_IMAGE_LICENSE
-from crepe_datasets.scenegraph.errors import CrepeInputError
 from crepe_datasets.scripts.options import engine_options
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 
 def _columns(value: str) -> list[str]:
@@ -186,7 +186,7 @@ def import_csv_cmd(sample: Path, sheet: Path, allow_partial: bool) -> None:
 def report_cmd(sample, dataset, n_resamples, seed, no_card) -> None:
     """Agreement and rates of SAMPLE's judgements, written into DATASET's manifest and card."""
     from crepe_datasets.cards.tables import verification_tables
-    from crepe_datasets.scenegraph.provenance import write_json_atomic
+    from crepe_datasets.infra.provenance import write_json_atomic
     from crepe_datasets.validation.annotation.report import build_report, write_to_dataset
     from crepe_datasets.validation.annotation.store import SampleFolder
 

@@ -32,13 +32,14 @@ def _group_as_pairs(tables: Mapping[str, Mapping[str, list]]) -> dict[str, dict[
 
 def benchmark_tables(spec: str) -> tuple[str, dict[str, dict[str, list]]]:
     """``(name, {config: {split: rows}})`` of a dataset folder or a ``KIND:PATH`` release."""
-    from crepe_datasets.evaluator.compat import COMPAT_KINDS, read_benchmark
-    from crepe_datasets.scenegraph.errors import CrepeInputError
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.evaluator.compat import read_benchmark
+    from crepe_datasets.infra.errors import CrepeInputError
+    from crepe_datasets.infra.provenance import DropLog
+    from crepe_datasets.sources.releases import RELEASES
     from crepe_datasets.validation.invariants import read_tables
 
     kind, sep, path = spec.partition(":")
-    if sep and kind in COMPAT_KINDS:
+    if sep and kind in RELEASES:
         if not Path(path).expanduser().exists():
             raise CrepeInputError(f"{kind} path {path} does not exist; fix the path in {spec}.")
         name, task, tables = read_benchmark(kind, str(Path(path).expanduser()), DropLog())
@@ -47,7 +48,7 @@ def benchmark_tables(spec: str) -> tuple[str, dict[str, dict[str, list]]]:
     if not (folder / "build_manifest.json").is_file():
         raise CrepeInputError(
             f"{spec} is neither a dataset folder built by this toolkit nor KIND:PATH with a kind "
-            f"of {', '.join(COMPAT_KINDS)}."
+            f"of {', '.join(RELEASES.known())}."
         )
     tables = read_tables(folder)
     return folder.name, {c: t for c, t in tables.items() if c != "raw"}
@@ -56,7 +57,7 @@ def benchmark_tables(spec: str) -> tuple[str, dict[str, dict[str, list]]]:
 def audit_benchmark(spec: str) -> dict[str, Any]:
     """Every text-only audit of one benchmark: untrained baselines, the trained audit and the
     foil imbalance, per config."""
-    from crepe_datasets.validation.blind import blind_audit
+    from crepe_datasets.generators.balance.blind import blind_audit
     from crepe_datasets.validation.foil_imbalance import foil_balance_summary
     from crepe_datasets.validation.trained_blind import trained_audit
 
@@ -87,7 +88,7 @@ def validate_blind_cmd(benchmarks: tuple[str, ...], json_out: Path | None) -> No
     """
     from tqdm import tqdm
 
-    from crepe_datasets.scenegraph.provenance import write_json_atomic
+    from crepe_datasets.infra.provenance import write_json_atomic
 
     reports = []
     for spec in tqdm(benchmarks, desc="benchmarks", unit="benchmark"):

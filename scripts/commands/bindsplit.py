@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scripts.options import checked_output
 
 
@@ -102,7 +102,7 @@ def bindsplit(
     """Build crepe-bindsplit: benchmarks split by binding overlap with a training corpus."""
     from crepe_datasets.builders.bindsplit.benchmarks import get_benchmark
     from crepe_datasets.builders.bindsplit.build import BindSplitSettings, build_bindsplit
-    from crepe_datasets.scenegraph.provenance import write_json_atomic
+    from crepe_datasets.infra.provenance import write_json_atomic
 
     if len(benchmarks) != len(paths):
         raise CrepeInputError(

@@ -66,7 +66,7 @@ def build_captioning_cmd(
 ) -> None:  # fmt: skip
     """Build crepe-captioning: systematicity, productivity and substitutivity splits of COCO captions."""
     from crepe_datasets.builders.captioning.build import CaptioningSettings, build_captioning
-    from crepe_datasets.scenegraph.errors import CrepeInputError
+    from crepe_datasets.infra.errors import CrepeInputError
 
     if images is not None and not Path(images).is_dir():
         raise CrepeInputError(f"image folder {images} does not exist; fix --images.")

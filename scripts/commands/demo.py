@@ -98,7 +98,7 @@ def demo(out: Path, seed: int) -> None:
 @click.command()
 def doctor() -> None:
     """Check that the language resources (spaCy pipeline, WordNet) are installed."""
-    from crepe_datasets.scenegraph.resources import check
+    from crepe_datasets.infra.resources import check
 
     for line in check():
         click.echo(line)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from crepe_datasets.scenegraph.provenance import cache_root
+from crepe_datasets.infra.provenance import cache_root
 from crepe_datasets.scripts.options import checked_output
 
 
@@ -99,7 +99,7 @@ def evaluate_cmd(
 ) -> None:
     """Evaluate models on datasets; one JSON record per model × dataset × config × split."""
     from crepe_datasets.evaluator.run import EvalSettings, run_evaluation, summary_table
-    from crepe_datasets.scenegraph.errors import CrepeInputError
+    from crepe_datasets.infra.errors import CrepeInputError
 
     if images is not None and not (images.is_dir() or zipfile.is_zipfile(images)):
         raise CrepeInputError(

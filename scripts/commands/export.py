@@ -31,7 +31,7 @@ def export_mteb_cmd(dataset: str, configs: tuple[str, ...], out: Path | None) ->
     `mteb.evaluate(model, tasks=mteb_tasks(DATASET))` from crepe_datasets.evaluator.mteb_tasks.
     """
     from crepe_datasets.evaluator.mteb_tasks import mteb_tasks, task_summary
-    from crepe_datasets.scenegraph.provenance import write_json_atomic
+    from crepe_datasets.infra.provenance import write_json_atomic
 
     tasks = mteb_tasks(dataset, list(configs) or None)
     for task in tasks:

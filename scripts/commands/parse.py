@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scripts.options import checked_output, engine_options
 
 
@@ -61,9 +61,9 @@ def parse_cmd(input_path: Path, out: Path, batch_size: int, model: str | None) -
     """
     from tqdm import tqdm
 
-    from crepe_datasets.builders.sources.caption_lines import read_caption_lines
+    from crepe_datasets.infra.provenance import DropLog, write_text_atomic
     from crepe_datasets.scenegraph.parser import CaptionParser
-    from crepe_datasets.scenegraph.provenance import DropLog, write_text_atomic
+    from crepe_datasets.sources.caption_lines import read_caption_lines
 
     drops = DropLog()
     numbered = read_caption_lines(input_path, drops)
@@ -157,8 +157,8 @@ def parse_corpus_cmd(
 @click.option("--model", default=None, help="spaCy pipeline name or folder.")
 def validate_parser_cmd(gold: Path, out: Path, model: str | None) -> None:
     """Precision/recall/F1 of the caption parser against FACTUAL gold."""
+    from crepe_datasets.infra.provenance import DropLog, write_json_atomic
     from crepe_datasets.scenegraph.parser import CaptionParser
-    from crepe_datasets.scenegraph.provenance import DropLog, write_json_atomic
     from crepe_datasets.validation.factual import read_factual
     from crepe_datasets.validation.parser_scores import score_graphs
 

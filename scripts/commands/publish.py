@@ -36,7 +36,7 @@ def publish(
     import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
     from crepe_datasets.cards.publish import plan_release
     from crepe_datasets.cards.publish import publish as do_publish
-    from crepe_datasets.scenegraph.errors import CrepeInputError
+    from crepe_datasets.infra.errors import CrepeInputError
     from crepe_datasets.validation.dataset import validate_dataset
 
     plan = plan_release(folder, repo_id, tag)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from crepe_datasets.generators.negatives.foil_balance import SYSTEMATICITY_RATE
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scripts.options import (
     allow_failed_checks_option,
     checked_output,

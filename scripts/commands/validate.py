@@ -28,6 +28,13 @@ from crepe_datasets.scripts.options import checked_output
     help="Seen-tables folder of the training corpus (crepe-systematicity: re-derive the splits).",
 )
 @click.option(
+    "--vg",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=None,
+    help="Visual Genome folder of the build (the counter-image groups: where the pool's VG "
+    "source lies now, when it moved).",
+)
+@click.option(
     "--counter-pool",
     "counter_pool",
     multiple=True,
@@ -40,6 +47,7 @@ def validate_dataset_cmd(
     json_out: Path | None,
     lm_corpus: Path | None,
     seen: Path | None,
+    vg: Path | None,
     counter_pool: tuple[Path, ...],
 ) -> None:
     """Check the files against the build manifest, every row's invariants, text-only
@@ -47,12 +55,12 @@ def validate_dataset_cmd(
     classifiers trained on part of the sets) and the checks the dataset's build runs (with a
     `groups` config: every group re-verified against the counter-image pool)."""
     import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
-    from crepe_datasets.scenegraph.provenance import write_json_atomic
-    from crepe_datasets.validation.blind import blind_lines
-    from crepe_datasets.validation.dataset import validate_dataset
+    from crepe_datasets.generators.balance.blind import blind_lines
+    from crepe_datasets.infra.provenance import write_json_atomic
+    from crepe_datasets.validation.dataset import validate_dataset, violation_lines
     from crepe_datasets.validation.trained_blind import trained_lines
 
-    result = validate_dataset(folder, lm_corpus, seen, counter_pool)
+    result = validate_dataset(folder, lm_corpus, seen, vg, counter_pool)
     files = result.files
     click.echo(
         f"files: {'passed' if files.passed else 'FAILED'} ({files.files_checked} listed in the "
@@ -80,13 +88,16 @@ def validate_dataset_cmd(
         if result.trained is not None:
             for line in trained_lines(result.trained.to_dict()):
                 click.echo(line)
+        if not result.kind_registered:
+            click.echo(f"{result.dataset}: no builder registers this dataset kind's own checks")
         for name, report in result.dataset_checks.items():
+            data = report.to_dict()
             state = "passed" if report.passed else "FAILED"
-            click.echo(f"{name}: {state} on {report.rows:,} rows")
-            for reason, n in sorted(report.skipped.items()):
+            click.echo(f"{result.dataset} {name}: {state} on {data.get('rows_checked', 0):,} rows")
+            for reason, n in sorted((data.get("skipped") or {}).items()):
                 click.echo(f"  skipped: {reason} = {n}")
-            for (config, check), n in sorted(report.violations.items()):
-                click.echo(f"  {config}: {check} = {n}")
+            for line in violation_lines(data):
+                click.echo(f"  {line}")
     else:
         click.echo("rows not checked: the files do not match the manifest")
     if json_out:

@@ -12,7 +12,7 @@ import pytest
 
 from crepe_datasets.builders.engines import InProcessEngine
 from crepe_datasets.builders.seen_build import build_seen_tables
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from tests.builders.test_seen_tables import _Counting
 from tests.conftest import REPO_ROOT, require_shared
 from tests.interrupts import assert_ctrl_c_ends, child_pids

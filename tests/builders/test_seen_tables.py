@@ -13,7 +13,7 @@ from crepe_datasets.builders.engines import InProcessEngine, make_engine
 from crepe_datasets.builders.seen_build import build_seen_tables
 from crepe_datasets.builders.seen_clean import clean_caption
 from crepe_datasets.builders.seen_tables import ShardCounts
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from tests.conftest import require_shared
 

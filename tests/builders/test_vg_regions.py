@@ -6,8 +6,8 @@ import pytest
 
 from crepe_datasets.builders.demo_data import write_demo_inputs
 from crepe_datasets.builders.vg_regions import VGRegionsConfig, build_vg_regions
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from tests.conftest import require_shared
+from crepe_datasets.infra.errors import CrepeInputError
+from tests.conftest import assert_validate_reruns_the_build, require_shared
 
 
 def test_demo_regions_are_filtered_cropped_and_loadable(tmp_path, monkeypatch):
@@ -48,3 +48,9 @@ def test_real_visual_genome_sample(tmp_path):
 def test_missing_files_are_a_clear_error(tmp_path):
     with pytest.raises(CrepeInputError, match=r"region_descriptions\.json"):
         build_vg_regions(VGRegionsConfig(tmp_path, tmp_path / "ds"))
+
+
+def test_validate_knows_the_build_records_no_check(tmp_path):
+    vg = require_shared("visual_genome", "images_1-100")
+    build_vg_regions(VGRegionsConfig(vg, tmp_path / "ds"))
+    assert assert_validate_reruns_the_build(tmp_path / "ds") == {}

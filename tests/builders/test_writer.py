@@ -12,8 +12,8 @@ from PIL import Image
 from crepe_datasets.builders.writer import write_dataset
 from crepe_datasets.cards.manifest import BuildManifest, read_manifest
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scenegraph.crops import ImageCropper
-from crepe_datasets.scenegraph.errors import CrepeInputError
 
 
 def _manifest(seed: int = 0) -> BuildManifest:
@@ -188,8 +188,8 @@ def test_missing_image_folder_is_a_clear_error(tmp_path):
 
 def _release_negate_rows():
     """Real rows of CREPE's released HN-NEG set (n = 4), whose capitalised negatives are a shortcut."""
-    from crepe_datasets.builders.sources.crepe_release import read_crepe_release
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
+    from crepe_datasets.sources.crepe_release import read_crepe_release
     from tests.conftest import require_shared
 
     path = require_shared(
@@ -205,9 +205,9 @@ def _release_negate_rows():
 
 
 def test_failed_checks_write_nothing_unless_allowed(tmp_path):
-    from crepe_datasets.scenegraph.errors import FailedChecksError
+    from crepe_datasets.generators.balance.shortcuts import audit_rows
+    from crepe_datasets.infra.errors import FailedChecksError
     from crepe_datasets.validation.invariants import check_rows
-    from crepe_datasets.validation.shortcuts import audit_rows
 
     tables = {"hn": {"test": _release_negate_rows()}}
     manifest = _manifest()

@@ -5,7 +5,7 @@ import pytest
 from crepe_datasets.cards.manifest import BuildManifest, read_manifest
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
 from crepe_datasets.cards.render import render_card, size_category
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 
 def test_task_spec_round_trip_and_validation():

@@ -6,7 +6,7 @@ from crepe_datasets.builders.writer import write_dataset
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo, ConfigInfo
 from crepe_datasets.cards.publish import check_folder, plan_release
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scripts.cli import main
 
 

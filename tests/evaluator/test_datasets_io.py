@@ -8,7 +8,7 @@ import pytest
 
 from crepe_datasets.evaluator.compat import open_compat
 from crepe_datasets.evaluator.datasets_io import ImageRef, open_dataset
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.infra.errors import CrepeInputError, MissingResourceError
 from tests.conftest import require_shared
 
 

@@ -9,7 +9,7 @@ import torch
 
 from crepe_datasets.evaluator.models import is_openai_derived, load_model, parse_model_spec
 from crepe_datasets.evaluator.tiny import TINY_OPEN_CLIP_CFG
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.infra.errors import CrepeInputError, MissingResourceError
 
 
 def test_parse_specs(tmp_path) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from crepe_datasets.builders.add_images import add_images
 from crepe_datasets.evaluator.records import read_records
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scripts.cli import main
 
 mteb = pytest.importorskip("mteb")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scenegraph.seen import atom_key, compound_key, load_seen
 from crepe_datasets.scenegraph.types import Atom, Compound
 

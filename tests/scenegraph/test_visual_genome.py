@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, normalize_name
 from crepe_datasets.scenegraph.visual_genome import (
     ImageInfo,

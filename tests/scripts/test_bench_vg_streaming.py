@@ -4,7 +4,7 @@ import copy
 import importlib.util
 import json
 
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs
 from tests.conftest import REPO_ROOT, require_shared
 

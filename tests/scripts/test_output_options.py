@@ -90,7 +90,7 @@ def test_unwritable_output_is_one_line(tmp_path, capsys):
 
 
 def test_demo_may_rebuild_its_own_folder(tmp_path):
-    from crepe_datasets.scenegraph.outputs import check_output
+    from crepe_datasets.infra.outputs import check_output
     from crepe_datasets.scripts.commands.demo import demo_folder
 
     for name in ("inputs", "crepe-productivity", ".crepe-productivity.tmp-1-00000000-x"):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from crepe_datasets.validation.factual import parse_scene_graph, read_factual
 from crepe_datasets.validation.parser_scores import (

@@ -66,8 +66,8 @@ def test_folds_never_split_an_image_and_ties_share_the_win():
 
 
 def test_crepe_release_hn_atom_is_learnable(shared_data):
-    from crepe_datasets.builders.sources.crepe_release import read_crepe_release
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
+    from crepe_datasets.sources.crepe_release import read_crepe_release
 
     rows = [
         {"image_id": s.image_id, "caption": s.caption, "hard_negatives": list(s.negatives)}

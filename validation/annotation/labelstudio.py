@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 from tqdm import tqdm
 
-from crepe_datasets.scenegraph.errors import CrepeInputError, MissingResourceError
-from crepe_datasets.scenegraph.provenance import write_json_atomic
+from crepe_datasets.infra.errors import CrepeInputError, MissingResourceError
+from crepe_datasets.infra.provenance import write_json_atomic
 from crepe_datasets.validation.annotation.store import (
     EXPORTS_DIR,
     PROJECT_FILE,

@@ -21,8 +21,8 @@ from crepe_datasets.cards.plots import VERIFICATION_PLOT, verification_rates
 from crepe_datasets.cards.render import render_card
 from crepe_datasets.cards.tables import natural_key
 from crepe_datasets.cards.verification import check_verification
-from crepe_datasets.scenegraph.provenance import atomic_path, write_json_atomic, write_text_atomic
-from crepe_datasets.scenegraph.version import __version__
+from crepe_datasets.infra.provenance import atomic_path, write_json_atomic, write_text_atomic
+from crepe_datasets.infra.version import __version__
 from crepe_datasets.validation.annotation.agreement import (
     Estimate,
     bootstrap,

@@ -25,7 +25,7 @@ import numpy as np
 
 from crepe_datasets.cards.manifest import read_manifest
 from crepe_datasets.cards.verification import read_rows, row_hash
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 STRATUM_COLUMNS = ("config", "split", "complexity", "negative_type", "kind")
 KINDS = ("caption", "negative")

@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import write_json_atomic, write_text_atomic
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import write_json_atomic, write_text_atomic
 from crepe_datasets.validation.annotation.sampling import Item
 from crepe_datasets.validation.annotation.tasks import CHOICES_NAME, LABELS
 

@@ -19,7 +19,7 @@ from xml.sax.saxutils import quoteattr
 import pyarrow.parquet as pq
 
 from crepe_datasets.cards.verification import split_files
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.validation.annotation.sampling import Item
 
 LABELS = ("yes", "no", "unsure")

@@ -13,9 +13,9 @@ from crepe_datasets.builders.bindsplit.adapters import (
     parse_aro_caption,
 )
 from crepe_datasets.builders.bindsplit.extract import load_extractor_nlp
-from crepe_datasets.builders.sources.aro import read_aro_attribution
-from crepe_datasets.builders.sources.records import GroupSample, PairSample
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.sources.aro import read_aro_attribution
+from crepe_datasets.sources.records import GroupSample, PairSample
 from tests.conftest import require_shared
 
 

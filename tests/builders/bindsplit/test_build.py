@@ -8,6 +8,7 @@ import pytest
 from datasets import load_dataset
 
 from crepe_datasets.scripts.cli import main
+from tests.conftest import assert_validate_reruns_the_build
 
 CORPUS = [
     "A red car parked near a blue bus.",
@@ -112,3 +113,8 @@ def test_cli_errors(tmp_path, capsys) -> None:
         == 2
     )
     assert "--benchmark-path" in capsys.readouterr().err
+
+
+def test_validate_knows_the_build_records_no_check(built) -> None:
+    out, _ = built
+    assert assert_validate_reruns_the_build(out) == {}

@@ -9,8 +9,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from crepe_datasets.builders.bindsplit.group_table import read_group_table
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 
 
 def test_vismin_parquet_columns(tmp_path) -> None:

@@ -7,8 +7,8 @@ from datasets import load_dataset
 
 from crepe_datasets.builders.bindsplit.holdout import build_holdout, grid_from_rows, make_grid
 from crepe_datasets.builders.bindsplit.holdout_build import build_holdout_dataset
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 
 COLOURS = ["red", "blue", "green", "yellow", "black", "white", "brown", "gray"]
 ANIMALS = [

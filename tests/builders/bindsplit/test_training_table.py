@@ -7,7 +7,7 @@ import pytest
 
 import crepe_datasets.builders.bindsplit.training_table as tt
 from crepe_datasets.builders.bindsplit.training_table import COLUMNS, build_training_table
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 CAPTIONS = [
     "A red car parked on the street.",

@@ -17,6 +17,7 @@ from tests.builders.captioning.helpers import (
     built_dataset,
     coco_subset,
 )
+from tests.conftest import assert_validate_reruns_the_build
 
 pytestmark = pytest.mark.slow  # builds crepe-captioning from COCO val2017
 
@@ -215,3 +216,8 @@ def test_out_never_replaces_a_folder_it_did_not_build(tmp_path, capsys) -> None:
     assert main(["build", "captioning", "--captions", f"coco:{captions}", "--out", str(user)]) == 2
     assert "not a dataset built by crepe" in capsys.readouterr().err
     assert [p.name for p in user.iterdir()] == ["thesis.tex"]
+
+
+def test_validate_reports_the_builds_leakage_checks(built) -> None:
+    recorded = assert_validate_reruns_the_build(built[0])
+    assert list(recorded) == ["invariants"] and recorded["invariants"]["rows_checked"] > 0

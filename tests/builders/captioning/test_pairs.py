@@ -9,7 +9,7 @@ import pytest
 
 from crepe_datasets.builders.captioning.concepts import parse_facts
 from crepe_datasets.builders.captioning.pairs import load_pairs, load_synonyms, pairs_in
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from tests.conftest import require_shared
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from crepe_datasets.builders.captioning import splits as S
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 
 
 def test_scaled_size_follows_the_paper_share() -> None:

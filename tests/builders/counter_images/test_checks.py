@@ -11,13 +11,13 @@ import pytest
 
 import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
 from crepe_datasets.cards.manifest import read_manifest
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scripts.cli import main
 from crepe_datasets.validation.dataset import validate_dataset
 from crepe_datasets.validation.invariants import read_tables
-from crepe_datasets.validation.registry import CheckInput, checks_for
+from crepe_datasets.validation.registry import COMMON_CHECKS, CheckInput, checks_for
 from tests.builders.counter_images.conftest import FACTUAL, VG
-from tests.conftest import require_shared
+from tests.conftest import assert_validate_reruns_the_build, require_shared
 
 
 def _pool() -> tuple[Path, Path]:
@@ -28,8 +28,27 @@ def _check(folder: Path, tables=None, counter_pool: tuple[Path, ...] | None = No
     counter_pool = _pool() if counter_pool is None else counter_pool
     manifest = read_manifest(folder)
     check = checks_for(manifest.dataset)["groups_checks"]
-    given = CheckInput(folder, manifest, tables or read_tables(folder), None, counter_pool)
+    tables = tables or read_tables(folder)
+    given = CheckInput(folder, manifest, tables, counter_pool=counter_pool)
     return check(given)
+
+
+def test_validate_reports_every_check_the_build_recorded(groups_build, seen_folder) -> None:
+    recorded = assert_validate_reruns_the_build(
+        groups_build, seen=seen_folder, counter_pool=_pool()
+    )
+    assert sorted(recorded) == sorted(
+        {*COMMON_CHECKS, "groups_checks", "groups_comp_checks", "systematicity_checks"}
+    )
+    assert recorded["groups_checks"]["rows_checked"] > 0
+
+
+def test_the_vg_folder_is_one_more_place_for_the_pool(groups_build: Path) -> None:
+    """``validate dataset --vg`` names where the build's Visual Genome source lies now."""
+    vg, factual = _pool()
+    manifest = json.loads((groups_build / "build_manifest.json").read_text())
+    report = validate_dataset(groups_build, vg=vg, counter_pool=(factual,)).dataset_checks
+    assert report["groups_checks"].to_dict() == manifest["validation"]["groups_checks"]
 
 
 def test_validate_reports_what_the_build_recorded(groups_build: Path) -> None:

@@ -13,7 +13,7 @@ from crepe_datasets.evaluator.metrics import group_metrics
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.terms import Terms
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs
 from crepe_datasets.validation.counter_groups import check_groups
 from tests.builders.counter_images.conftest import VG

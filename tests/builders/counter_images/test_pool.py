@@ -10,8 +10,8 @@ from crepe_datasets.builders.counter_images.pool import (
     iter_vg_images,
     pool_sources,
 )
-from crepe_datasets.scenegraph.errors import CrepeInputError
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
 from tests.builders.counter_images.conftest import FACTUAL, VG
 from tests.conftest import require_shared
 

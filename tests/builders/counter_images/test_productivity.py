@@ -10,15 +10,15 @@ from pathlib import Path
 import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
 from crepe_datasets.cards.manifest import read_manifest
 from crepe_datasets.validation.invariants import read_tables
-from crepe_datasets.validation.registry import CheckInput, checks_for
+from crepe_datasets.validation.registry import COMMON_CHECKS, CheckInput, checks_for
 from tests.builders.counter_images.conftest import FACTUAL, VG
-from tests.conftest import require_shared
+from tests.conftest import assert_validate_reruns_the_build, require_shared
 
 
 def _check(folder: Path, tables=None):
     manifest = read_manifest(folder)
     pool = (require_shared(*VG), require_shared(*FACTUAL))
-    given = CheckInput(folder, manifest, tables or read_tables(folder), None, pool)
+    given = CheckInput(folder, manifest, tables or read_tables(folder), counter_pool=pool)
     return checks_for("crepe-productivity")["groups_checks"](given)
 
 
@@ -60,3 +60,9 @@ def test_validate_reruns_the_check_and_a_wrong_counter_region_fails(
     )
     violations = _check(productivity_groups_build, tables).violations
     assert violations[("groups", "counter_region_in_pool")] == 1
+
+
+def test_validate_reports_every_check_the_build_recorded(productivity_groups_build: Path) -> None:
+    pool = (require_shared(*VG), require_shared(*FACTUAL))
+    recorded = assert_validate_reruns_the_build(productivity_groups_build, counter_pool=pool)
+    assert sorted(recorded) == sorted({*COMMON_CHECKS, "groups_checks"})

@@ -9,7 +9,8 @@ from PIL import Image
 
 from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
 from crepe_datasets.builders.productivity.rows import CONFIG_NAMES
-from tests.conftest import require_shared
+from crepe_datasets.validation.registry import COMMON_CHECKS
+from tests.conftest import assert_validate_reruns_the_build, require_shared
 
 pytestmark = pytest.mark.slow
 
@@ -175,3 +176,9 @@ def test_bad_scene_graphs_are_repaired_or_dropped_never_stop_the_build(tmp_path)
     assert drops["vg_scene_graphs"]["image_bad_objects"] == 1
     assert sum(drops["vg_scene_graphs"].values()) >= 3  # empty name, box outside, bad image
     assert manifest.summary["images_read"] == 1 and (folder / "README.md").is_file()
+
+
+def test_validate_reports_every_check_the_build_recorded(built):
+    folder, _ = built
+    recorded = assert_validate_reruns_the_build(folder)
+    assert sorted(recorded) == sorted(COMMON_CHECKS)

@@ -45,7 +45,7 @@ def test_interrupted_build_resumes_from_finished_chunks(tmp_path, monkeypatch):
     folder = _chunk_folder(
         s, vg / "scene_graphs.json", vg / "image_data.json"
     )  # as the interrupted run left it: run.json and chunk 0 done
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
 
     infos = read_image_data(vg / "image_data.json")

@@ -12,8 +12,8 @@ from crepe_datasets.builders.productivity.words import (
     same_attribute,
     verb_attribute,
 )
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.lexicon import is_plural_name
-from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Relationship, SceneGraph, SGObject
 from tests.conftest import require_shared
 

@@ -14,8 +14,8 @@ import json
 import pytest
 
 from crepe_datasets.builders.productivity.build import ProductivitySettings, build_productivity
-from crepe_datasets.scenegraph.errors import FailedChecksError
-from crepe_datasets.validation import shortcuts
+from crepe_datasets.generators.balance import shortcuts
+from crepe_datasets.infra.errors import FailedChecksError
 from tests.builders.productivity.test_build_llm_nli import server  # noqa: F401  (fixture)
 from tests.conftest import require_shared
 from tests.generators.filters.tiny_models import save_tiny_nli

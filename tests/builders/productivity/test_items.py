@@ -12,7 +12,7 @@ from crepe_datasets.builders.productivity.items import (
 )
 from crepe_datasets.generators.captions import WrittenCaption
 from crepe_datasets.generators.captions.template import TemplateCaptionWriter, template_caption
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from tests.generators.negatives.helpers import image_graph
 
 pytestmark = pytest.mark.slow  # WordNet (first load)

@@ -11,7 +11,7 @@ from crepe_datasets.builders.productivity.phrases import (
     head_synset,
     prepositional_attribute,
 )
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from tests.conftest import require_shared
 
 pytestmark = pytest.mark.slow  # spaCy

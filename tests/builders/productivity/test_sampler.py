@@ -7,7 +7,7 @@ import random
 from crepe_datasets.builders.productivity.build import prepare_graph
 from crepe_datasets.builders.productivity.sampler import random_walk, sample_walks, walk_rng
 from crepe_datasets.generators.negatives.graphs import GraphIndex
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from tests.conftest import require_shared
 

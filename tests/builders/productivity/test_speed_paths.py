@@ -15,11 +15,11 @@ import pytest
 from crepe_datasets.builders.productivity.build import prepare_graph
 from crepe_datasets.builders.productivity.chunks import paused_gc
 from crepe_datasets.builders.productivity.items import sample_items
-from crepe_datasets.builders.productivity.refine import _compositions
 from crepe_datasets.builders.productivity.sampler import _Walk, sample_walks, walk_rng
+from crepe_datasets.generators.balance.refine import _compositions
 from crepe_datasets.generators.captions.coverage import missing_atoms
 from crepe_datasets.generators.captions.template import template_caption
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Atom, SceneGraph
 from tests.conftest import require_shared
 
@@ -175,7 +175,7 @@ def _plain_choose_balanced(states, k, target, balance):
 
 @pytest.mark.slow
 def test_cached_balanced_choice_is_the_plain_enumeration():
-    from crepe_datasets.builders.productivity.refine import Balance, choose_balanced
+    from crepe_datasets.generators.balance.refine import Balance, choose_balanced
 
     rng = random.Random(7)
     fast, plain = Balance(), Balance()
@@ -281,8 +281,8 @@ def test_compact_chunk_records_give_back_every_row():
 
     from crepe_datasets.builders.productivity.chunks import chunk_rows
     from crepe_datasets.builders.productivity.items import render_items
-    from crepe_datasets.builders.productivity.refine import RefineStats, refine
     from crepe_datasets.builders.productivity.rows import item_record
+    from crepe_datasets.generators.balance.refine import RefineStats, refine
     from crepe_datasets.generators.captions.template import TemplateCaptionWriter
 
     items = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from crepe_datasets.validation.shortcuts import MARGIN
+from crepe_datasets.generators.balance.shortcuts import MARGIN
 from tests.builders.systematicity.conftest import VG
 from tests.conftest import require_shared
 

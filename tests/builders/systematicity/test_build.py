@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from crepe_datasets.generators.balance.shortcuts import audit_rows
 from crepe_datasets.scenegraph.seen import SPLITS, load_seen, split_of
 from crepe_datasets.validation.invariants import check_rows, read_tables
-from crepe_datasets.validation.shortcuts import audit_rows
 from crepe_datasets.validation.systematicity import check_tables
 
 pytestmark = pytest.mark.slow  # builds systematicity on 30 VG images

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.validation.dataset import validate_dataset
 from crepe_datasets.validation.invariants import read_tables
-from crepe_datasets.validation.registry import CheckInput, checks_for
+from crepe_datasets.validation.registry import COMMON_CHECKS, CheckInput, checks_for
+from tests.conftest import assert_validate_reruns_the_build
 
 
 def test_validate_runs_the_builds_seen_table_checks(small_build, seen_folder: Path) -> None:
@@ -22,6 +23,12 @@ def test_validate_runs_the_builds_seen_table_checks(small_build, seen_folder: Pa
     assert report.rows > 0 and report.passed and not report.skipped
     assert report.to_dict() == manifest.validation["systematicity_checks"]
     assert result.to_dict()["dataset_checks"]["systematicity_checks"]["passed"] is True
+
+
+def test_validate_reports_every_check_the_build_recorded(small_build, seen_folder: Path) -> None:
+    _, folder, _ = small_build
+    recorded = assert_validate_reruns_the_build(folder, seen=seen_folder)
+    assert sorted(recorded) == sorted({*COMMON_CHECKS, "systematicity_checks"})
 
 
 def test_without_seen_tables_the_rederivation_is_counted_as_skipped(small_build) -> None:

@@ -53,7 +53,7 @@ def matched_build(tmp_path_factory: pytest.TempPathFactory):
 def _image_graphs(ids: set[str]):
     from crepe_datasets.builders.productivity.build import prepare_graph
     from crepe_datasets.generators.negatives.graphs import GraphIndex
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs
 
     drops = DropLog()

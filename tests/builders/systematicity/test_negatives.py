@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from crepe_datasets.builders.systematicity.negatives import Refiner
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 
 
 def _sets(n: int, seed: int) -> list[list[tuple[int, int]]]:

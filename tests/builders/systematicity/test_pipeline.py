@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from crepe_datasets.builders.systematicity.pipeline import GraphLookup, batches
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs
 from tests.conftest import require_shared
 

@@ -7,7 +7,7 @@ import pytest
 from crepe_datasets.builders.engines import InProcessEngine
 from crepe_datasets.builders.systematicity.spelling import SpellingCorrector, vg_vocabulary
 from crepe_datasets.builders.systematicity.texts import image_texts, keep_regions, parsed_images
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.visual_genome import iter_regions, read_image_data
 from tests.conftest import require_shared
 

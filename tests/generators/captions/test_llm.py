@@ -15,7 +15,7 @@ import pytest
 
 from crepe_datasets.generators.captions.llm import LLMCaptionWriter, clean_caption, parse_llm_spec
 from crepe_datasets.generators.captions.prompts import EXAMPLES_PER_PROMPT, graph_text, load_fewshot
-from crepe_datasets.scenegraph.errors import CrepeInputError
+from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 # A reply is (status, content or error message, seconds to wait first, extra headers).

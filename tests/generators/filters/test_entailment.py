@@ -11,7 +11,7 @@ from crepe_datasets.generators.filters.entailment import (
     entailment_index,
     length_batches,
 )
-from crepe_datasets.scenegraph.errors import MissingResourceError
+from crepe_datasets.infra.errors import MissingResourceError
 from tests.generators.filters.tiny_models import SENTENCES, one_thread, save_tiny_nli
 
 pytestmark = pytest.mark.slow  # imports torch and transformers

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from crepe_datasets.generators.filters.plausibility import PlausibilityRanker
-from crepe_datasets.scenegraph.errors import MissingResourceError
+from crepe_datasets.infra.errors import MissingResourceError
 from tests.generators.filters.tiny_models import SENTENCES, one_thread, save_tiny_mlm
 
 pytestmark = pytest.mark.slow  # imports torch and transformers

@@ -47,7 +47,7 @@ def vg_graph(image_id: int) -> SceneGraph:
     """The cleaned scene graph of one Visual Genome image of ``images_1-100`` (the builder's
     reader and cleaning step)."""
     from crepe_datasets.builders.productivity.clean import clean_graph
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
     from tests.conftest import require_shared
 

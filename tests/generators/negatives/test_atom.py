@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from crepe_datasets.generators.negatives.atom import atom_negatives
+from crepe_datasets.generators.negatives.atom import MAX_ATOM_GROUPS, atom_groups, atom_negatives
 from crepe_datasets.generators.negatives.foils import attribute_foils, object_foils, relation_foils
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.scenegraph.types import Box, SGObject
@@ -63,3 +63,45 @@ def test_object_foil_annotated_on_the_same_box_is_not_used():
         c.graph.objects[0].name for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30)
     }
     assert names and "woman" not in names
+
+
+def test_same_atom_groups_each_replace_one_atom():
+    """With ``same_atom``, candidates come in groups of at least that many, each group replacing
+    one atom (kind and word), so a set taken from one group differs from its positive and from
+    each other at one place only."""
+    g = image_graph()
+    index = GraphIndex(g)
+    sub = subgraph(g, [1, 2, 3], [0, 1])
+    cands = atom_negatives(sub, index, random.Random(0), 8, same_atom=5)
+    groups = atom_groups(cands)
+    assert 1 <= len(groups) <= MAX_ATOM_GROUPS
+    for group in groups:
+        assert 5 <= len(group) <= 8
+        assert len({c.exchange[:2] for c in group}) == 1
+        changed = {next(iter(Counter(sub.atoms()) - Counter(c.graph.atoms()))) for c in group}
+        assert len(changed) == 1
+        assert len({c.exchange[2] for c in group}) == len(group)
+    assert len({g_[0].exchange[:2] for g_ in groups}) == len(groups)
+    again = atom_negatives(sub, index, random.Random(0), 8, same_atom=5)
+    assert [c.graph.to_json() for c in again] == [c.graph.to_json() for c in cands]
+
+
+def test_same_atom_on_real_visual_genome_graphs():
+    """Every candidate group of real VG subgraphs replaces one atom; drops are counted."""
+    from crepe_datasets.infra.provenance import DropLog
+    from tests.generators.negatives.helpers import vg_graph
+
+    g = vg_graph(1)
+    index = GraphIndex(g)
+    drops = DropLog()
+    made = 0
+    for start in range(0, min(len(g.objects), 12), 3):
+        ids = [o.id for o in g.objects[start : start + 3]]
+        sub = subgraph(g, ids, [])
+        for group in atom_groups(
+            atom_negatives(sub, index, random.Random(1), 12, drops, same_atom=5)
+        ):
+            assert len({c.exchange[:2] for c in group}) == 1
+            made += 1
+    assert made > 0
+    assert sum(drops.counts.values()) > 0

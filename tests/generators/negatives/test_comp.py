@@ -15,8 +15,8 @@ from crepe_datasets.builders.productivity.build import prepare_graph
 from crepe_datasets.generators.negatives.comp import comp_negatives
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.surface import find_atom, replace_atom
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.lexicon import is_plural_name
-from crepe_datasets.scenegraph.provenance import DropLog
 from crepe_datasets.scenegraph.types import SceneGraph, SGObject, normalize_name
 from crepe_datasets.scenegraph.visual_genome import iter_regions, iter_scene_graphs
 from tests.conftest import require_shared

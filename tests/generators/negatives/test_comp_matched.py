@@ -20,7 +20,7 @@ from crepe_datasets.generators.negatives.comp_matched import (
     normalized_index,
 )
 from crepe_datasets.generators.negatives.graphs import GraphIndex
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import normalize_name
 from crepe_datasets.scenegraph.visual_genome import iter_regions, iter_scene_graphs
 from tests.conftest import require_shared

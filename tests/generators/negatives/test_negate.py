@@ -10,7 +10,7 @@ from crepe_datasets.generators.negatives.negate import (
     negate_negatives,
     relationship_negation_valid,
 )
-from crepe_datasets.scenegraph.provenance import DropLog
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from crepe_datasets.generators.filters.frequency_lm import FrequencyLMRanker, english_frequency
+from crepe_datasets.generators.balance.frequency_lm import FrequencyLMRanker, english_frequency
 from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.foils import object_foils
 from crepe_datasets.generators.negatives.graphs import GraphIndex

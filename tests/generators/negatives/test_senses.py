@@ -14,8 +14,8 @@ from crepe_datasets.generators.negatives.senses import (
     noun_senses,
     object_sense,
 )
+from crepe_datasets.infra.resources import wordnet
 from crepe_datasets.scenegraph.lexicon import normalize_object
-from crepe_datasets.scenegraph.resources import wordnet
 from tests.conftest import require_shared
 
 pytestmark = pytest.mark.slow  # WordNet

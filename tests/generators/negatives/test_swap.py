@@ -8,7 +8,12 @@ from collections import Counter
 import pytest
 
 from crepe_datasets.generators.negatives.graphs import GraphIndex
-from crepe_datasets.generators.negatives.swap import swap_candidates, swap_negatives
+from crepe_datasets.generators.negatives.swap import (
+    ORBIT,
+    orbit_negatives,
+    swap_candidates,
+    swap_negatives,
+)
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 
@@ -84,7 +89,7 @@ def test_permutations_only_at_n4():
 
 
 def test_rejected_swaps_are_counted():
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
 
     g = image_graph()
     g.relationships.append(Relationship(2, "wearing", 1))
@@ -101,7 +106,7 @@ def test_rejected_swaps_are_counted():
 def test_symmetric_relations_are_never_reversed_vg40():
     """VG image 40: "chair next to table", "chair by table". Reversing them says the same."""
     from crepe_datasets.generators.negatives.swap import symmetric
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
     from tests.generators.negatives.helpers import pick, vg_graph
 
     assert symmetric("next to") and symmetric("parked next to") and symmetric("by")
@@ -122,7 +127,7 @@ def test_symmetric_relations_are_never_reversed_vg40():
 
 
 def test_no_attribute_moves_between_same_named_or_part_whole_objects():
-    from crepe_datasets.scenegraph.provenance import DropLog
+    from crepe_datasets.infra.provenance import DropLog
 
     g = SceneGraph(
         [
@@ -166,3 +171,54 @@ def test_a_moved_colour_or_size_must_be_contradicted_vg79():
     assert needs_contradiction(index, window, "white")  # no colour annotated: may be white
     assert contradicted(index, window, "small")  # "large" is annotated
     assert not needs_contradiction(index, window, "smiling")
+
+
+def _orbits(cands) -> list[list]:
+    from crepe_datasets.generators.negatives.atom import atom_groups
+
+    return atom_groups(cands)
+
+
+def test_orbits_are_all_arrangements_of_three_places():
+    """Each orbit is the five other arrangements of three same-kind atoms: with the positive,
+    six texts of which none is the one the others were made from."""
+    g = image_graph()
+    index = GraphIndex(g)
+    sub = subgraph(g, [1, 2, 3, 4], [0, 1, 2])
+    cands = orbit_negatives(sub, index, random.Random(0))
+    orbits = _orbits(cands)
+    assert orbits and all(len(o) == 5 for o in orbits)
+    for orbit in orbits:
+        graphs = [sub, *(c.graph for c in orbit)]
+        assert len({gr.signature() for gr in graphs}) == 6
+        for c in orbit:
+            assert Counter(c.graph.atoms()) == Counter(sub.atoms())
+            assert not index.holds(c.graph)
+        assert {c.exchange[2] for c in orbit} == {"".join(map(str, p)) for p in ORBIT}
+    again = orbit_negatives(sub, index, random.Random(0))
+    assert [c.graph.to_json() for c in again] == [c.graph.to_json() for c in cands]
+
+
+def test_orbit_with_a_true_arrangement_is_left_out():
+    """An arrangement that G makes true spoils its whole triple (counted once)."""
+    from crepe_datasets.infra.provenance import DropLog
+
+    g = image_graph()
+    sub = subgraph(g, [1, 3, 4], [1, 2])  # man sitting on bench, dog near bench
+    g.relationships.append(Relationship(4, "sitting on", 3))  # the dog sits on the bench too
+    drops = DropLog()
+    cands = orbit_negatives(sub, GraphIndex(g), random.Random(0), drops)
+    for c in cands:
+        assert not GraphIndex(g).holds(c.graph)
+    assert len(cands) % 5 == 0
+
+
+def test_orbits_on_real_visual_genome_graphs():
+    from tests.generators.negatives.helpers import vg_graph
+
+    g = vg_graph(1)
+    index = GraphIndex(g)
+    sub = subgraph(g, [o.id for o in g.objects[:6]], [])
+    for orbit in _orbits(orbit_negatives(sub, index, random.Random(2))):
+        assert len(orbit) == 5
+        assert all(not index.holds(c.graph) for c in orbit)

@@ -1,0 +1,463 @@
+"""Adversarial refinement (issue 13, part 5; SugarCrepe's idea applied at generation time).
+
+A text-only scorer that prefers the positive over its negatives (or the reverse) solves a
+retrieval set without the image. For each ground truth and negative type with more valid
+candidates than the ``k`` a set needs, the ``k`` negatives are chosen so that the positive's
+rank among them is balanced under the generation-time blind scorers:
+
+1. every scorer (word frequency and the n-gram LM of
+   :class:`crepe_datasets.generators.balance.frequency_lm.FrequencyLMRanker`) marks each candidate
+   above, tied with or below the positive;
+2. a target ``t`` in ``0..k`` — how many chosen negatives should be above the positive — is
+   taken in turn (``t = c mod (k + 1)`` for the ``c``-th set of this type and complexity in the
+   chunk), so targets are spread evenly and the positive is ranked first, second, … last
+   equally often: both "pick the most plausible" and "pick the least plausible" score chance;
+3. candidates fall into groups by their marks under both scorers; the choice of counts per
+   group whose number of candidates at or above the positive misses the target by the fewest
+   (summed over both scorers) wins, ties to the choice that keeps earlier candidates; within a
+   group candidates keep their generation order;
+4. a set that cannot reach its target (no candidate as plausible as the positive, say) would
+   rank the positive first; so a choice is allowed only while, under each scorer, the expected
+   R@1 of "pick the highest" and of "pick the lowest" (ties shared) summed over the sets kept
+   so far stays within chance's share ``1 / (k + 1)`` per set. An item with no allowed choice loses that type's
+   negatives (stage ``productivity_refinement``, reason ``<type>_no_balanced_choice``, one
+   count per candidate), so its row leaves that config (and ``hn_all``), not the dataset.
+
+Before step 3, HN-ATOM pools pass the foil ledger
+(:mod:`crepe_datasets.generators.negatives.foil_balance`, one per chunk): only
+candidates that keep every word's foil and truth uses balanced within the ledger's cap, and no
+two with the same or synonymous foils, stay in the pool, best balancing first; the others are
+dropped (reason ``atom_foil_unbalanced``, one count per candidate), and an item whose pool falls
+below ``k`` loses its HN-ATOM negatives (``atom_no_balanced_foils``).
+
+HN-ATOM candidates come in groups that each replace one atom of the positive
+(:func:`crepe_datasets.generators.negatives.atom.atom_groups`), and a set's ``k`` negatives
+come from one group, so its texts differ from each other at one place only (no text is the one
+the others were made from: :mod:`crepe_datasets.generators.balance.set_structure`). The groups are
+tried in turn, each through the foil ledger and the balanced choice above; the first that gives
+a choice is kept, the candidates of the later ones are dropped (``atom_other_atom_chosen``).
+
+At the end of the chunk, :func:`finish` revises the choices of all its sets of a type
+together (:mod:`crepe_datasets.generators.negatives.joint_balance`): a chosen negative gives way
+to an unchosen one of the same marks under both scorers (so nothing above changes) when that
+brings the negatives' words and word pairs closer to the positives'.
+
+The chosen negatives move to the front of the item's list (the configs take the first ``k``);
+the others stay behind them, unused. :class:`RefineStats` counts sets, candidates, those
+discarded and sets whose choice differs from the first ``k``, per type, for the manifest.
+Deterministic: no random numbers; the chunk's order of items fixes the targets.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from crepe_datasets.generators.balance.items import Negative, RenderedItem
+from crepe_datasets.generators.negatives.atom import atom_groups
+from crepe_datasets.generators.negatives.foil_balance import (
+    Exchange,
+    FoilLedger,
+    eligible,
+    foil_synonyms,
+    ledger_bound,
+    positive_atoms,
+)
+from crepe_datasets.generators.negatives.joint_balance import (
+    FeatureBalance,
+    JointSet,
+    feature_delta,
+    graph_features,
+    rebalance,
+)
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.scenegraph.types import SceneGraph
+
+REFINED_TYPES = ("atom", "swap")
+FOIL_BALANCED_TYPES = ("atom",)
+# types whose candidates come in groups (HN-ATOM: one replaced atom; HN-SWAP: the arrangements
+# of three places); a set takes all its negatives from one group
+ONE_ATOM_TYPES = ("atom", "swap")
+STAGE = "productivity_refinement"
+
+
+@dataclass
+class RefineStats:
+    """Per negative type: sets refined, candidates seen, discarded, sets changed."""
+
+    counts: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+
+    def merge(self, other: RefineStats) -> None:
+        for t, c in other.counts.items():
+            self.counts[t].update(c)
+
+    def merge_dict(self, data: dict[str, dict[str, int]]) -> None:
+        for t, c in data.items():
+            self.counts[t].update(c)
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        return {t: dict(sorted(c.items())) for t, c in sorted(self.counts.items())}
+
+
+@dataclass
+class Balance:
+    """Running counts of one (type, complexity) in a chunk: sets kept, and each scorer's
+    expected R@1 sums of "pick the highest" (``first``) and "pick the lowest" (``last``)."""
+
+    seen: int = 0
+    first: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    last: list[float] = field(default_factory=lambda: [0.0, 0.0])
+
+    def fits(self, first: list[float], last: list[float], k: int) -> bool:
+        budget = (self.seen + 1) / (k + 1) + 1e-9
+        return all(self.first[s] + first[s] <= budget for s in (0, 1)) and all(
+            self.last[s] + last[s] <= budget for s in (0, 1)
+        )
+
+    def fits_rows(self, first: np.ndarray, last: np.ndarray, k: int) -> np.ndarray:
+        """:meth:`fits` for every row of ``first`` and ``last`` (one column per scorer)."""
+        budget = (self.seen + 1) / (k + 1) + 1e-9
+        allowed = np.ones(len(first), dtype=bool)
+        for s in (0, 1):
+            allowed &= (self.first[s] + first[:, s] <= budget) & (
+                self.last[s] + last[:, s] <= budget
+            )
+        return allowed
+
+    def add(self, first: list[float], last: list[float]) -> None:
+        self.seen += 1
+        for s in (0, 1):
+            self.first[s] += first[s]
+            self.last[s] += last[s]
+
+
+# A candidate's state under one scorer: 1 above the positive, 0 tied, -1 below.
+State = tuple[int, int]
+
+
+def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every ``counts`` with ``0 <= counts[i] <= caps[i]`` and ``sum(counts) == total``, in the
+    order of ``itertools.product`` (only the tuples that sum to ``total`` are made)."""
+    if not caps:
+        if total == 0:
+            yield ()
+        return
+    rest = sum(caps[1:])
+    for first in range(max(0, total - rest), min(caps[0], total) + 1):
+        for tail in _compositions(total - first, caps[1:]):
+            yield (first, *tail)
+
+
+@functools.lru_cache(maxsize=1024)  # bounded: a matrix has up to 1,287 rows
+def _count_matrix(caps: tuple[int, ...], k: int) -> np.ndarray:
+    """:func:`_compositions` of ``k`` under ``caps`` as rows of a matrix (product order)."""
+    rows = list(_compositions(k, list(caps)))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), len(caps))
+
+
+@functools.lru_cache(maxsize=4096)  # bounded: memory stays flat over long builds
+def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple[np.ndarray, ...]:
+    """Every choice of counts per group (rows of :func:`_count_matrix`) with, per scorer
+    (columns), how many chosen candidates are at or above the positive and the expected R@1 of
+    "pick the highest" (``first``) and "pick the lowest" (``last``), ties shared. It depends
+    only on the groups' states and sizes, so it is computed once per distinct combination."""
+    counts = _count_matrix(caps, k)
+    states = np.array(keys, dtype=np.int64).reshape(len(keys), 2)
+    picked = counts > 0
+    above = counts @ (states >= 0)
+    ties = counts @ (states == 0)
+    shared = 1.0 / (1 + ties)
+    first = np.where(picked @ (states > 0) > 0, 0.0, shared)
+    last = np.where(picked @ (states < 0) > 0, 0.0, shared)
+    return counts, above, first, last
+
+
+def choose_balanced(states: list[State], k: int, target: int, balance: Balance) -> list[int] | None:
+    """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
+    would rank the positive first or last beyond chance's share.
+
+    Among the allowed choices of counts per group, the one of least cost wins; among equal
+    costs, the one whose sorted indices come first (the one that keeps earlier candidates)."""
+    groups: dict[State, list[int]] = defaultdict(list)
+    for i, st in enumerate(states):
+        groups[st].append(i)
+    keys = tuple(sorted(groups, reverse=True))
+    caps = tuple(min(k, len(groups[key])) for key in keys)
+    counts, above, first, last = _choices(keys, caps, k)
+    if not len(counts):
+        return None
+    allowed = balance.fits_rows(first, last, k)
+    if not allowed.any():
+        return None
+    cost = np.abs(above[:, 0] - target) + np.abs(above[:, 1] - target)
+    least = cost[allowed].min()
+    best: tuple[list[int], int] | None = None
+    for row in np.flatnonzero(allowed & (cost == least)):
+        chosen = sorted(
+            i for key, n in zip(keys, counts[row].tolist(), strict=True) for i in groups[key][:n]
+        )
+        if best is None or chosen < best[0]:
+            best = (chosen, int(row))
+    assert best is not None
+    row = best[1]
+    balance.add(
+        [float(first[row, 0]), float(first[row, 1])], [float(last[row, 0]), float(last[row, 1])]
+    )
+    return best[0]
+
+
+def _state(score: float, base: float) -> int:
+    return (score > base) - (score < base)
+
+
+@dataclass
+class JointSets:
+    """The sets of one negative type chosen in a chunk, kept for :func:`finish`'s joint
+    rebalancing: their feature balance and, per set, its item, pool and :class:`JointSet`."""
+
+    balance: FeatureBalance
+    sets: list[tuple[RenderedItem, list[Negative], JointSet]] = field(default_factory=list)
+
+
+@dataclass
+class RefineState:
+    """What the refinement carries from set to set in one chunk: the balances per (type,
+    complexity), the foil ledger (``None``: no foil balance), shared with the HN-ATOM
+    generator so that it proposes foils the ledger can take, and the chosen sets per type for
+    the joint rebalancing of :func:`finish` (``None``: none)."""
+
+    balances: dict[tuple[str, int], Balance] = field(default_factory=lambda: defaultdict(Balance))
+    ledger: FoilLedger | None = None
+    joint: dict[str, JointSets] | None = None
+
+
+def refine(
+    rendered: list[RenderedItem],
+    scorers: Sequence[Callable[[str], float]],
+    k: int,
+    stats: RefineStats,
+    types: Sequence[str] = REFINED_TYPES,
+    drops: DropLog | None = None,
+    state: RefineState | None = None,
+) -> None:
+    """Reorder each item's negatives so the first ``k`` of each type are the balanced choice;
+    an item without a balanced choice loses that type's negatives (counted). ``state`` carries
+    the balances and the foil ledger across calls (default: a new one without a ledger)."""
+    state = state or RefineState()
+    for r in rendered:
+        for t in types:
+            pool = [neg for neg in r.negatives if neg.type == t]
+            others = [neg for neg in r.negatives if neg.type != t]
+            groups = atom_groups(pool) if t in ONE_ATOM_TYPES else [pool]
+            if len(groups) > 1 and t not in FOIL_BALANCED_TYPES:
+                groups.sort(key=lambda g: _group_order(r, t, g, scorers, k, state))
+            for n, group in enumerate(groups):
+                r.negatives = others + group
+                if _refine_group(r, t, group, scorers, k, stats, drops, state):
+                    rest = sum(len(g) for g in groups[n + 1 :])
+                    if drops is not None and rest:
+                        drops.drop(STAGE, f"{t}_other_atom_chosen", r.caption, n=rest)
+                    break
+                counted = state.ledger is not None and t in FOIL_BALANCED_TYPES  # by the ledger
+                if n + 1 < len(groups) and drops is not None and len(group) < k and not counted:
+                    drops.drop(STAGE, f"{t}_fewer_than_k_for_atom", r.caption, n=len(group))
+
+
+def _states(
+    r: RenderedItem, pool: Sequence[Negative], scorers: Sequence[Callable[[str], float]]
+) -> list[State]:
+    """Each candidate's state under the first two scorers: above, tied with or below the caption."""
+    base = [fn(r.caption) for fn in scorers[:2]]
+    return [
+        tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))  # type: ignore[misc]
+        for neg in pool
+    ]
+
+
+def _target_miss(
+    r: RenderedItem,
+    group: Sequence[Negative],
+    scorers: Sequence[Callable[[str], float]],
+    k: int,
+    balance: Balance,
+) -> float:
+    """How far the balanced choice from ``group`` would miss the set's target (step 3's cost;
+    infinite when the group gives no allowed choice), without changing ``balance``."""
+    if len(group) < k:
+        return math.inf
+    states = _states(r, group, scorers)
+    target = balance.seen % (k + 1)
+    trial = Balance(balance.seen, list(balance.first), list(balance.last))
+    chosen = choose_balanced(states, k, target, trial)
+    if chosen is None:
+        return math.inf
+    return float(sum(abs(sum(states[i][s] >= 0 for i in chosen) - target) for s in (0, 1)))
+
+
+def _group_order(
+    r: RenderedItem,
+    t: str,
+    group: Sequence[Negative],
+    scorers: Sequence[Callable[[str], float]],
+    k: int,
+    state: RefineState,
+) -> tuple[bool, float, float]:
+    """The order in which a set's groups (HN-SWAP orbits) are tried: those the balance allows
+    first; among them, the one closest to the set's target, then the one whose word pairs bring
+    the negatives' pairs closest to ``k`` times the positives' (the distance of
+    :mod:`~crepe_datasets.generators.negatives.joint_balance`, as the joint choice lowers it for
+    HN-ATOM)."""
+    miss = _target_miss(r, group, scorers, k, state.balances[(t, r.item.n)])
+    joint = (state.joint or {}).get(t)
+    if joint is None or math.isinf(miss):
+        return (math.isinf(miss), miss, 0.0)
+    positive = graph_features(r.item.graph)
+    delta: Counter = Counter()
+    for neg in group[:k]:
+        delta.update(feature_delta(positive, _negative_graph(neg)))
+    return (False, miss, joint.balance.change(dict(delta)))
+
+
+def _refine_group(
+    r: RenderedItem,
+    t: str,
+    pool: list[Negative],
+    scorers: Sequence[Callable[[str], float]],
+    k: int,
+    stats: RefineStats,
+    drops: DropLog | None,
+    state: RefineState,
+) -> bool:
+    """Choose ``k`` of ``pool`` (the item's candidates of type ``t``) and place them; ``False``
+    when the pool gives no balanced choice (its candidates are then dropped, counted) or has
+    fewer than ``k``."""
+    exchanges: list[Exchange | None] = []
+    ledger = state.ledger if t in FOIL_BALANCED_TYPES else None
+    if ledger is not None and pool:
+        pool, exchanges = _balanced_pool(r, t, pool, ledger, k, stats, drops)
+    if len(pool) < k:
+        return False
+    c = stats.counts[t]
+    c["sets"] += 1
+    c["candidates"] += len(pool)
+    balance = state.balances[(t, r.item.n)]
+    states = _states(r, pool, scorers)
+    chosen = choose_balanced(states, k, balance.seen % (k + 1), balance)  # type: ignore[arg-type]
+    if chosen is None:
+        c["sets_without_balanced_choice"] += 1
+        c["discarded"] += len(pool)
+        if drops is not None:
+            drops.drop(STAGE, f"{t}_no_balanced_choice", r.caption, n=len(pool))
+        r.negatives = [neg for neg in r.negatives if neg.type != t]
+        return False
+    c["discarded"] += len(pool) - k
+    c["changed"] += chosen != list(range(k))
+    if ledger is not None and exchanges:
+        ledger.record(
+            (exchanges[i] for i in chosen),  # type: ignore[misc]
+            positive_atoms(r.item.graph),
+        )
+    _place(r, t, pool, chosen)
+    if state.joint is not None:
+        _keep_for_joint(state.joint, ledger, r, t, pool, states, chosen, k)
+    return True
+
+
+def _place(r: RenderedItem, t: str, pool: list[Negative], chosen: Sequence[int]) -> None:
+    """Put the chosen candidates of type ``t`` first among the item's negatives of that type
+    (in pool order), the others of the pool behind them."""
+    taken = set(chosen)
+    picked = [pool[i] for i in sorted(taken)]
+    rest = [neg for i, neg in enumerate(pool) if i not in taken]
+    r.negatives = [neg for neg in r.negatives if neg.type != t] + picked + rest
+
+
+def _negative_graph(neg: Negative) -> SceneGraph:
+    if isinstance(neg.source, SceneGraph):
+        return neg.source
+    return SceneGraph.from_dict(json.loads(neg.source))
+
+
+def _keep_for_joint(
+    joint: dict[str, JointSets],
+    ledger: FoilLedger | None,
+    r: RenderedItem,
+    t: str,
+    pool: list[Negative],
+    states: list[State],
+    chosen: list[int],
+    k: int,
+) -> None:
+    """Record a chosen set for :func:`finish` (its candidates' feature deltas and foils)."""
+    positive = graph_features(r.item.graph)
+    deltas = [feature_delta(positive, _negative_graph(neg)) for neg in pool]
+    exclusive = [
+        frozenset((neg.exchange[0], w) for w in foil_synonyms(neg.exchange[2]))
+        if neg.exchange and t in FOIL_BALANCED_TYPES
+        else frozenset()
+        for neg in pool
+    ]
+    sets = joint.setdefault(t, JointSets(FeatureBalance(k, bound=ledger_bound(ledger))))
+    sets.balance.occurrences.update(positive)
+    for i in chosen:
+        sets.balance.add(deltas[i])
+    sets.sets.append((r, pool, JointSet(states, deltas, exclusive, list(chosen))))
+
+
+def finish(state: RefineState, stats: RefineStats) -> None:
+    """Rebalance the chunk's chosen sets of each type jointly
+    (:func:`~crepe_datasets.generators.negatives.joint_balance.rebalance`: same-state swaps
+    that bring the negatives' words and pairs closer to the positives'), and place the result."""
+    for t, joint in sorted((state.joint or {}).items()):
+        before = joint.balance.distance()
+        swaps = rebalance((js for _, _, js in joint.sets), joint.balance)
+        stats.counts[t]["joint_swaps"] += swaps
+        stats.counts[t]["joint_distance_before"] += round(before)
+        stats.counts[t]["joint_distance_after"] += round(joint.balance.distance())
+        for r, pool, js in joint.sets:
+            _place(r, t, pool, js.chosen)
+
+
+def _balanced_pool(
+    r: RenderedItem,
+    t: str,
+    pool: list[Negative],
+    ledger: FoilLedger,
+    k: int,
+    stats: RefineStats,
+    drops: DropLog | None,
+) -> tuple[list[Negative], list[Exchange | None]]:
+    """The pool's candidates the foil ledger allows, best balancing first (module docstring);
+    the item's negatives of type ``t`` become that pool (or none, below ``k``)."""
+    exchanges = [neg.exchange for neg in pool]  # set by the HN-ATOM generator
+    order = eligible(exchanges, ledger, positive_atoms(r.item.graph))
+    c = stats.counts[t]
+    c["foil_unbalanced"] += len(pool) - len(order)
+    if drops is not None and len(pool) > len(order):
+        drops.drop(STAGE, f"{t}_foil_unbalanced", r.caption, n=len(pool) - len(order))
+    kept = [pool[i] for i in order] if len(order) >= k else []
+    if not kept and order:
+        c["sets_without_balanced_foils"] += 1
+        if drops is not None:
+            drops.drop(STAGE, f"{t}_no_balanced_foils", r.caption, n=len(order))
+    r.negatives = [neg for neg in r.negatives if neg.type != t] + kept
+    return kept, [exchanges[i] for i in order] if kept else []
+
+
+def default_scorers(ranker: Any = None) -> list[Callable[[str], float]]:
+    """Word frequency and the ranker's score (default: the shipped COCO n-gram LM)."""
+    from crepe_datasets.generators.balance.frequency_lm import (
+        FrequencyLMRanker,
+        word_frequency_score,
+    )
+
+    lm = ranker or FrequencyLMRanker()
+    score = getattr(lm, "score", None) or (lambda text: lm.rank([text])[0])
+    return [word_frequency_score, score]
