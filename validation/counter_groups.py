@@ -12,14 +12,25 @@ object; this check works on **compound sets** instead, from the row alone: for e
   (``scene_graph``) is found in the counter-region's graph through broad synonyms;
 * ``replaced_object_in_counter``: for an object exchange, the replaced object (or a broad
   synonym) is an object of the counter-region's graph;
-* ``exchange_matches_graphs``: the ``exchange`` column is the one-atom difference of the two graphs.
+* ``exchange_matches_graphs``: the ``exchange`` column is the one-atom difference of the two
+  graphs (an HN-COMP group, ``compound:<caption's compound>-><foil>+<foil>``: the negative's
+  graph keeps every atom of the caption's and adds both foils);
+* ``counter_region_in_pool`` (when the pool is given, as the build and ``crepe validate dataset``
+  give it): the row's counter-region (``image_1_source``, ``image_1_id``, ``image_1_region_id``)
+  is a region of the pool with the row's graph, file and description, and a box that is the
+  region's own (a whole-image graph: the union of the boxes of the objects ``match_1`` maps the
+  negative onto). The checks above then read the pool's graph, not the row's.
+
+The synonyms are the pool's (:class:`~crepe_datasets.generators.terms.Terms` with every predicate
+of the pool known), so the report does not depend on the order of the rows.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.generators.terms import Terms
@@ -27,6 +38,20 @@ from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.validation.invariants import InvariantReport
 
 CONFIG = "groups"
+
+
+class PoolRegionLike(Protocol):
+    """What the check reads of a pool region (:class:`crepe_datasets.builders.counter_images.pool.PoolRegion`)."""
+
+    source: str
+    box: list[float] | None
+    file: str
+    text: str
+    graph: SceneGraph
+
+
+# (source, image id, region id) -> the pool's regions of that key (empty: not in the pool)
+PoolLookup = Callable[[str, str, str], Sequence[PoolRegionLike]]
 
 
 def _compounds(g: SceneGraph, canon: Callable[[str, str], str]) -> set[tuple]:
@@ -59,40 +84,100 @@ def _present(
     return True
 
 
-def check_group(row: Mapping[str, Any], terms: Terms, report: InvariantReport) -> None:
-    """Check one ``groups`` row (see the module docstring)."""
+def _same_box(a: Sequence[float] | None, b: Sequence[float] | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return len(a) == len(b) and all(
+        abs(float(x) - float(y)) < 1e-6 for x, y in zip(a, b, strict=True)
+    )
+
+
+def _own_box(region: PoolRegionLike, row: Mapping[str, Any]) -> list[float] | None:
+    """The box the row must carry for ``region``: its own, or for a whole-image graph the union
+    of the boxes of the objects the negative maps onto (``match_1``'s object map)."""
+    if region.source != "vg_image":
+        return region.box
+    try:
+        targets = json.loads(row["match_1"])["object_map"].values()
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    by_id = region.graph.object_by_id()
+    boxes = [by_id[int(t)].box if int(t) in by_id else None for t in targets]
+    if not boxes or any(b is None for b in boxes):
+        return region.box
+    out = boxes[0]
+    for b in boxes[1:]:
+        out = out.union(b)  # type: ignore[union-attr,arg-type]
+    return out.to_list()  # type: ignore[union-attr]
+
+
+def _pool_region(
+    row: Mapping[str, Any], lookup: PoolLookup, report: InvariantReport, where: str, config: str
+) -> SceneGraph | None:
+    """The pool's graph of the row's counter-region (``None``, counted, when the row's
+    counter-region is not that pool region)."""
+    found = lookup(
+        str(row["image_1_source"]), str(row["image_1_id"]), str(row["image_1_region_id"] or "")
+    )
+    for region in found:
+        if (
+            region.graph.to_json() == row["image_1_graph"]
+            and region.file == row["image_1_file"]
+            and (not region.text or region.text == row["image_1_description"])
+            and _same_box(_own_box(region, row), row["image_1_bbox"])
+        ):
+            return region.graph
+    report.fail(config, "counter_region_in_pool", where)
+    return None
+
+
+def check_group(
+    row: Mapping[str, Any], terms: Terms, report: InvariantReport,
+    lookup: PoolLookup | None = None, config: str = CONFIG,
+) -> None:  # fmt: skip
+    """Check one row of a ``groups`` (or ``groups_comp``) config (see the module docstring)."""
     where = f"{row['caption_0']} / {row['caption_1']} / image {row['image_1_id']}"
     if str(row["image_0_id"]) == str(row["image_1_id"]):
-        report.fail(CONFIG, "different_images", where)
+        report.fail(config, "different_images", where)
     counter = SceneGraph.from_json(row["image_1_graph"])
+    if lookup is not None:
+        counter = _pool_region(row, lookup, report, where, config) or counter
     terms.add_predicates({r.predicate for r in counter.relationships})
     target = _compounds(counter, lambda k, x: x)  # stored canonical already
     positive, negative = from_compact(row["scene_graph"]), from_compact(row["negative_graph"])
     if not _present(negative, target, terms.tight):
-        report.fail(CONFIG, "negative_compounds_in_counter", where)
+        report.fail(config, "negative_compounds_in_counter", where)
     if _present(positive, target, terms.loose):
-        report.fail(CONFIG, "positive_true_in_counter", where)
+        report.fail(config, "positive_true_in_counter", where)
     pa, na = Counter(positive.atoms()), Counter(negative.atoms())
     removed, added = list((pa - na).elements()), list((na - pa).elements())
     kind, _, pair = str(row["exchange"]).partition(":")
     old, _, new = pair.partition("->")
-    if [(a.type, a.text) for a in removed] != [(kind, old)] or [
+    if kind == "compound":
+        foils = new.split("+")
+        if removed or len(foils) != 2 or not set(foils) <= {a.text for a in added}:
+            report.fail(config, "exchange_matches_graphs", where)
+    elif [(a.type, a.text) for a in removed] != [(kind, old)] or [
         (a.type, a.text) for a in added
     ] != [(kind, new)]:
-        report.fail(CONFIG, "exchange_matches_graphs", where)
+        report.fail(config, "exchange_matches_graphs", where)
     if kind == "object":
         olds = terms.loose("object", old)
         if any(o.name in olds for o in counter.objects):
-            report.fail(CONFIG, "replaced_object_in_counter", where)
+            report.fail(config, "replaced_object_in_counter", where)
 
 
 def check_groups(
-    tables: Mapping[str, Sequence[Mapping[str, Any]]], terms: Terms
-) -> InvariantReport:
-    """Check every row of the ``groups`` splits ``{split: rows}``."""
+    tables: Mapping[str, Sequence[Mapping[str, Any]]], terms: Terms,
+    lookup: PoolLookup | None = None, config: str = CONFIG,
+) -> InvariantReport:  # fmt: skip
+    """Check every row of the splits ``{split: rows}`` of ``config`` (against the pool, when
+    ``lookup`` finds its regions); without the pool the pool check is counted as skipped."""
     report = InvariantReport()
     for rows in tables.values():
         for row in rows:
             report.rows += 1
-            check_group(row, terms, report)
+            check_group(row, terms, report, lookup, config)
+    if lookup is None and report.rows:
+        report.skipped["counter_region_in_pool (no pool)"] = report.rows
     return report

@@ -8,6 +8,7 @@ Used by the command and by ``crepe publish``, which refuses to upload a folder t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,6 +152,7 @@ def validate_dataset(
     lm_corpus: str | Path | None = None,
     seen: str | Path | None = None,
     vg: str | Path | None = None,
+    counter_pool: Sequence[str | Path] = (),
 ) -> DatasetValidation:
     """Validate a dataset folder written by any builder of the toolkit.
 
@@ -161,10 +163,14 @@ def validate_dataset(
         folder: the dataset folder.
         lm_corpus: caption corpus of the blind n-gram LM (default: the shipped counts).
         seen: the training corpus's seen-tables folder, for the checks that re-derive splits.
-        vg: the Visual Genome folder of the build, for the checks that read its alias files.
+        vg: the Visual Genome folder of the build (``--vg``), for the checks that read its
+            files (the counter-image groups: one more place to find the pool's VG source).
+        counter_pool: where the counter-image pool lies now, when it moved since the build
+            (default: the paths the manifest records).
 
     Raises:
-        CrepeInputError: when ``folder`` is not a dataset folder (no readable manifest).
+        CrepeInputError: when ``folder`` is not a dataset folder (no readable manifest), or an
+            input a check needs is missing or not the build's (seen tables, counter pool).
     """
     folder = Path(folder)
     result = DatasetValidation(folder, check_files(folder))
@@ -175,6 +181,22 @@ def validate_dataset(
     for config, counts in manifest.counts.items():  # an empty split has no file, but was built
         for split in counts:
             tables.setdefault(config, {}).setdefault(split, [])
+    given = CheckInput(
+        folder,
+        manifest,
+        tables,
+        Path(seen) if seen is not None else None,
+        Path(vg) if vg is not None else None,
+        tuple(Path(p) for p in counter_pool),
+    )
+    result.dataset = manifest.dataset
+    result.kind_registered = manifest.dataset in registered_datasets()
+    # the dataset's own checks first: an input they need that is missing or wrong (seen tables,
+    # counter pool) is refused before the slower audits run
+    for name, check in checks_for(manifest.dataset).items():
+        report = check(given)
+        if report is not None:
+            result.dataset_checks[name] = report
     claimed = claimed_configs(manifest.dataset)  # covered by the dataset's own checks alone
     common = {c: t for c, t in tables.items() if c not in claimed}
     result.invariants = check_rows(common)
@@ -182,17 +204,4 @@ def validate_dataset(
     result.shortcuts = audit_rows(with_negatives)
     result.blind = blind_audit(with_negatives, lm_corpus)
     result.trained = trained_audit(with_negatives, dataset=manifest.dataset)
-    given = CheckInput(
-        folder,
-        manifest,
-        tables,
-        Path(seen) if seen is not None else None,
-        Path(vg) if vg is not None else None,
-    )
-    result.dataset = manifest.dataset
-    result.kind_registered = manifest.dataset in registered_datasets()
-    for name, check in checks_for(manifest.dataset).items():
-        report = check(given)
-        if report is not None:
-            result.dataset_checks[name] = report
     return result

@@ -61,6 +61,8 @@ class CheckInput:
         tables: every row, ``{config: {split: rows}}``.
         seen: the seen-tables folder of the training corpus (``--seen``), when given.
         vg: the Visual Genome folder the dataset was built from (``--vg``), when given.
+        counter_pool: where the sources of the counter-image pool lie now (``--counter-pool``),
+            when they moved since the build.
     """
 
     folder: Path
@@ -68,10 +70,11 @@ class CheckInput:
     tables: Tables
     seen: Path | None = None
     vg: Path | None = None
+    counter_pool: tuple[Path, ...] = ()
 
 
 #: A dataset's own check; ``None`` when it does not apply to this folder (e.g. a config the
-#: build did not make).
+#: build did not make): then it is left out of the validation report.
 DatasetCheck = Callable[[CheckInput], "CheckReport | None"]
 
 

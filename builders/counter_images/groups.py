@@ -53,8 +53,18 @@ TASK = TaskSpec(
 )
 
 
-def config_info() -> ConfigInfo:
-    """The ``groups`` config and its evaluation task."""
+COMP_CONFIG = "groups_comp"
+COMP_DESCRIPTION = (
+    "Winoground-style groups of HN-COMP negatives: the caption's region and a counter-region "
+    "from another image where both compounds of the negative are annotated and the caption "
+    "false; 2 images x 2 captions, text / image / group scores"
+)
+
+
+def config_info(comp: bool = False) -> ConfigInfo:
+    """The ``groups`` (or ``groups_comp``) config and its evaluation task."""
+    if comp:
+        return ConfigInfo(COMP_CONFIG, COMP_DESCRIPTION, TASK)
     return ConfigInfo(CONFIG, DESCRIPTION, TASK)
 
 
@@ -84,6 +94,12 @@ def _area(row: Mapping[str, Any], infos: Mapping[str, Any]) -> float | None:
     return box[2] * box[3] / float(info.width * info.height)
 
 
+def _row_key(row: Mapping[str, Any]) -> str:
+    """The row's key in group ids and seeds: ``image:region`` (systematicity), or the
+    ``group_key`` an adapter gives (productivity rows have no region id)."""
+    return row.get("group_key") or f"{row['image_id']}:{row['region_id']}"
+
+
 def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]:
     """The ``groups`` row of negative ``k`` of an ``hn_atom`` row and its counter-region."""
     kind, old, new = m.exchange
@@ -97,13 +113,13 @@ def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]
         "counter_regions_found": m.matches,
     }
     return {
-        "id": f"{row['image_id']}:{row['region_id']}:{k}",
+        "id": f"{_row_key(row)}:{k}",
         "caption_0": row["caption"],
         "caption_1": row["hard_negatives"][k],
         "image_0_id": str(row["image_id"]),
         "image_0_file": row["image_file"],
         "image_0_bbox": list(row["bbox"]),
-        "image_0_region_id": str(row["region_id"]),
+        "image_0_region_id": str(row.get("region_id") or ""),
         "image_1_id": r.image_id,
         "image_1_file": r.file,
         "image_1_bbox": m.box,
@@ -118,7 +134,8 @@ def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]
         "negative_rule": row["negative_rules"][k],
         "exchange": f"{kind}:{old}->{new}",
         "match_0": f"{row['negative_rules'][k]}: false of image {row['image_id']} by its full "
-        "Visual Genome scene graph; the caption is the region's own description",
+        "Visual Genome scene graph; "
+        + row.get("caption_origin", "the caption is the region's own description"),
         "match_1": json.dumps(match_1, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
         "split": row["split"],
     }
@@ -126,19 +143,22 @@ def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]
 
 def group_rows(
     rows: Iterable[Mapping[str, Any]], index: CounterIndex, infos: Mapping[str, Any], seed: int,
-    drops: DropLog, stats: Counter,
+    drops: DropLog, stats: Counter, comp: bool = False,
 ) -> Iterator[dict[str, Any]]:  # fmt: skip
-    """The ``groups`` rows of ``hn_atom`` rows; every negative without one is counted."""
+    """The ``groups`` rows of ``hn_atom`` rows (``comp``: the ``groups_comp`` rows of ``hn_comp``
+    rows, whose ``negative_foils`` give each negative's two foils); every negative without one
+    is counted."""
     for row in rows:
         positive = from_compact(row["scene_graph"])
         area = _area(row, infos)
         for k, text in enumerate(row["hard_negatives"]):
             stats["negatives"] += 1
             negative = from_compact(row["negative_graphs"][k])
-            key = f"{seed}:{row['image_id']}:{row['region_id']}:{k}:counter"
+            key = f"{seed}:{_row_key(row)}:{k}:counter" + ("_comp" if comp else "")
             found = find_counter(
                 index, positive, negative, str(row["image_id"]), area, key,
                 uncovered_words(text, negative),
+                list(row["negative_foils"][k]) if comp else None,
             )  # fmt: skip
             if isinstance(found, str):
                 drops.drop(STAGE, found, f"{row['caption']} -> {text}")

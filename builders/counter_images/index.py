@@ -24,6 +24,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 from array import array
 from collections import Counter, defaultdict
@@ -44,6 +45,8 @@ from crepe_datasets.infra.provenance import (
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
 INDEX_FORMAT = "counter-pool-2"  # change with the readers or the canonical names
+# the head of a region-store line: its source, image id and region id
+_HEAD = re.compile(rb'^\["((?:[^"\\]|\\.)*)","((?:[^"\\]|\\.)*)","((?:[^"\\]|\\.)*)",')
 
 
 def canonical_graph(graph: SceneGraph, terms: Terms) -> SceneGraph:
@@ -175,9 +178,43 @@ class CounterIndex:
         self._handle.seek(int(self.offsets[number]))
         return PoolRegion.from_list(json.loads(self._handle.readline()))
 
+    def lookup(self, wanted: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], list[int]]:
+        """Region numbers of the ``(source, image id, region id)`` keys in ``wanted``.
+
+        One pass over the region store that reads each line's head only (a full parse per
+        region of all of Visual Genome would take minutes).
+        """
+        out: dict[tuple[str, str, str], list[int]] = {}
+        with (self.folder / "regions.jsonl").open("rb") as handle:
+            for number, line in enumerate(handle):
+                head = _HEAD.match(line)
+                if head is None:
+                    continue
+                key = tuple(json.loads(b'"' + part + b'"') for part in head.groups())
+                if key in wanted:
+                    out.setdefault(key, []).append(number)  # type: ignore[arg-type]
+        return out
+
     def close(self) -> None:
         """Close the region store."""
         self._handle.close()
+
+
+class PoolLookup:
+    """The pool regions of the counter-regions a ``groups`` config names (for the independent
+    check, :func:`crepe_datasets.validation.counter_groups.check_groups`)."""
+
+    def __init__(self, index: CounterIndex, rows: Any) -> None:
+        self.index = index
+        wanted = {
+            (str(r["image_1_source"]), str(r["image_1_id"]), str(r["image_1_region_id"] or ""))
+            for split in rows.values()
+            for r in split
+        }
+        self.numbers = index.lookup(wanted)
+
+    def __call__(self, source: str, image_id: str, region_id: str) -> list[PoolRegion]:
+        return [self.index.region(n) for n in self.numbers.get((source, image_id, region_id), [])]
 
 
 def open_index(

@@ -34,6 +34,13 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
 Whole-image graphs of Visual Genome are localised: the counter-region's box is the union of the
 boxes of the objects ``N`` maps onto, and condition 2 is checked on the whole image (stricter).
 
+**HN-COMP** negatives ("a pink car" → "a blue car and a pink toy"; ``foils`` given) take the
+same rule with the exchange replaced by the negative's shape: it keeps every atom of the caption
+and adds exactly its two foils (else ``not_a_comp_negative``); condition 2 is then the caption's
+graph not holding in ``c`` even with broad synonyms (its compound is split over two objects
+there), and condition 5 applies to each foil that is an object, against every object of the
+caption. The exchange is ``("compound", caption's compound, "foil+foil")``.
+
 **Choice**: the pool regions holding every compound of ``N`` (one posting-list intersection per
 compound, over the synonyms) are visited in a seeded order (``random.Random(key)``), at most
 :data:`MAX_VISIT` of them; of the first :data:`MAX_MATCHES` counter-regions, one is chosen by the
@@ -317,19 +324,61 @@ def _covers(region: PoolRegion, words: list[str]) -> bool:
     return not uncovered_words(" ".join(missing), region.graph)
 
 
+def comp_exchange(
+    positive: SceneGraph, negative: SceneGraph, foils: list[str] | tuple[str, ...]
+) -> tuple[str, str, str] | None:
+    """``("compound", caption's compound, "foil+foil")`` of an HN-COMP negative: it keeps every
+    atom of the caption and adds its two foils (``None`` otherwise)."""
+    pa, na = Counter(positive.atoms()), Counter(negative.atoms())
+    added = {a.text for a in (na - pa).elements()}
+    if pa - na or len(foils) != 2 or not all(f in added for f in foils):
+        return None
+    by_id = positive.object_by_id()
+    if positive.relationships:
+        r = positive.relationships[0]
+        compound = f"{by_id[r.subject].name}|{r.predicate}|{by_id[r.object].name}"
+    else:
+        o = next((o for o in positive.objects if o.attributes), None)
+        if o is None:
+            return None
+        compound = f"{o.attributes[0]}|{o.name}"
+    return "compound", compound, "+".join(foils)
+
+
+def _prepare(
+    positive: SceneGraph, negative: SceneGraph, foils: list[str] | tuple[str, ...] | None
+) -> tuple[str, str, str] | str:
+    """The exchange of a negative, or why it gets no look-up (conditions 5 and the shape)."""
+    if foils is None:
+        exchange = exchange_of(positive, negative)
+        if exchange is None:
+            return "no_single_exchange"
+        if exchange[0] == "object" and part_whole(exchange[1], exchange[2]):
+            return "part_whole_foil"
+        return exchange
+    exchange = comp_exchange(positive, negative, foils)
+    if exchange is None:
+        return "not_a_comp_negative"
+    names = {o.name for o in negative.objects}
+    if any(part_whole(f, o.name) for f in foils if f in names for o in positive.objects):
+        return "part_whole_foil"
+    return exchange
+
+
 def find_counter(
     index: CounterIndex, positive: SceneGraph, negative: SceneGraph, image_id: str,
     area: float | None, key: str, words: list[str] | tuple[str, ...] = (),
+    foils: list[str] | tuple[str, ...] | None = None,
 ) -> CounterMatch | str:  # fmt: skip
     """The chosen counter-region of ``negative``, or the reason there is none (see the module).
 
     ``words``: the words of the negative's caption beyond its graph (:func:`uncovered_words`).
+    ``foils``: for an HN-COMP negative, its two foils (the row's ``negative_foils``); ``None`` for
+    HN-ATOM.
     """
-    exchange = exchange_of(positive, negative)
-    if exchange is None:
-        return "no_single_exchange"
-    if exchange[0] == "object" and part_whole(exchange[1], exchange[2]):
-        return "part_whole_foil"
+    exchange = _prepare(positive, negative, foils)
+    if isinstance(exchange, str):
+        return exchange
     found = candidate_regions(index, negative)
     if not len(found):
         return "not_in_pool"
@@ -353,7 +402,10 @@ def find_counter(
         if find_map(positive, region.graph, loose) is not None:
             reason = max(reason, 4)
             continue
-        why = _contradiction(region, mapping, negative, exchange, loose)
+        if foils is None:
+            why = _contradiction(region, mapping, negative, exchange, loose)
+        else:  # the caption's compound is not there (checked just above); its atoms are, split
+            why = f"no {exchange[1].replace('|', ' ')} in the region; its foils {' and '.join(foils)} are"
         if why is None:
             reason = max(reason, 5)
             continue

@@ -15,7 +15,8 @@ resumes: :mod:`crepe_datasets.builders.productivity.chunks`):
    the caption entails; choose the negatives of each set so that text-only scorers are
    balanced (:mod:`crepe_datasets.generators.balance.refine`);
 5. rows into the configs of :mod:`crepe_datasets.builders.productivity.rows`; after the last chunk, the
-   validators run and the dataset folder is written with its manifest and card.
+   validators run and the dataset folder is written with its manifest and card; with
+   ``--counter-pool``, the ``groups`` config first (:mod:`crepe_datasets.builders.counter_images.productivity`).
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ class ProductivitySettings:
     version: str = __version__
     progress: bool = True
     allow_failed_checks: bool = False
+    counter_pool: tuple[str, ...] = ()  # extra pool sources: the ``groups`` config (counter_images)
+    cache_dir: str | None = None  # cache of the counter pool's index (default $CREPE_CACHE)
 
 
 def prepare_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
@@ -117,7 +120,8 @@ def _chunk_folder(s: ProductivitySettings, *inputs: Path) -> Path:
     resumed build never mixes runs."""
     out = str(Path(s.out).resolve())
     folder = cache_root("productivity-chunks") / hashlib.sha256(out.encode()).hexdigest()[:16]
-    unused = ("progress", "out", "allow_failed_checks")  # settings that do not change a chunk
+    # settings that do not change a chunk
+    unused = ("progress", "out", "allow_failed_checks", "counter_pool", "cache_dir")
     key = {
         "chunk_format": CHUNK_FORMAT,
         "inputs": [describe_input(p).to_dict() for p in inputs],
@@ -300,12 +304,20 @@ def build_productivity(
         "trained_blind": trained_audit(with_negatives).to_dict(),
     }
     cropper = ImageCropper(s.images, manifest.drops) if s.images else None
+    schemas = features(cropper is not None)
     with scratch:
+        if s.counter_pool:
+            from crepe_datasets.builders.counter_images.productivity import add_groups
+
+            schemas["groups"] = add_groups(
+                s.vg, s.counter_pool, tables, infos, manifest, Path(scratch.name), s.seed,
+                s.cache_dir,
+            )  # fmt: skip
         out = write_dataset(
             s.out,
             tables,
             manifest,
-            features=features(cropper is not None),
+            features=schemas,
             images=cropper,
             allow_failed_checks=s.allow_failed_checks,
         )

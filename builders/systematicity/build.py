@@ -177,16 +177,18 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
         if s.counter_pool:
             from crepe_datasets.builders.counter_images.systematicity import add_groups
 
-            schemas["groups"] = add_groups(
-                s.vg,
-                s.counter_pool,
-                tables,
-                infos,
-                manifest,
-                Path(scratch.name),
-                s.seed,
-                s.cache_dir,
-            )
+            for config, comp in (("groups", False), ("groups_comp", True)):
+                schemas[config] = add_groups(
+                    s.vg,
+                    s.counter_pool,
+                    tables,
+                    infos,
+                    manifest,
+                    Path(scratch.name),
+                    s.seed,
+                    s.cache_dir,
+                    comp,
+                )
         out = write_dataset(
             s.out,
             tables,

@@ -14,11 +14,11 @@ from typing import Any
 
 from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scenegraph.seen import load_seen
-from crepe_datasets.validation.counter_groups import CONFIG as GROUPS
 from crepe_datasets.validation.invariants import InvariantReport
 from crepe_datasets.validation.registry import (
     COMMON_CHECKS,
     CheckInput,
+    claimed_configs,
     register_check,
     register_dataset,
 )
@@ -43,8 +43,11 @@ def systematicity_checks(given: CheckInput) -> InvariantReport:
                 f"seen folder {given.seen} was parsed from another corpus than {given.folder} "
                 f"was built from ({corpus.get('corpus')})."
             )
-    # The build checks its rows before it adds the counter-image groups (their own check).
-    tables = {c: t for c, t in given.tables.items() if c != GROUPS}
+    # The build checks its rows before it adds the counter-image groups (``groups``,
+    # ``groups_comp``): the configs their own checks claim
+    # (:mod:`crepe_datasets.builders.counter_images.checks`).
+    claimed = claimed_configs(DATASET)
+    tables = {c: t for c, t in given.tables.items() if c not in claimed}
     report = check_tables(tables, seen)
     if seen is None:
         report.skipped["unseen_lists_against_seen_tables (no --seen)"] = report.rows

@@ -85,6 +85,20 @@ from crepe_datasets.scripts.options import (
     show_default=True,
     help="Images per engine task (finished chunks are kept until the dataset is written).",
 )
+@click.option(
+    "--counter-pool",
+    "counter_pool",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Add the `groups` config: counter-regions from --vg plus this pool source "
+    "(a FACTUAL CSV or another VG folder; repeatable).",
+)
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Cache of the counter pool's index (default: $CREPE_CACHE/counter-pool).",
+)
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 @allow_failed_checks_option
@@ -108,6 +122,8 @@ def build_productivity_cmd(
     workers: int,
     scheduler: str | None,
     chunk_images: int,
+    counter_pool: tuple[Path, ...],
+    cache_dir: Path | None,
     out: Path,
     seed: int,
     allow_failed_checks: bool,
@@ -147,6 +163,8 @@ def build_productivity_cmd(
         limit=limit,
         allow_failed_checks=allow_failed_checks,
         chunk_images=chunk_images,
+        counter_pool=tuple(str(p) for p in counter_pool),
+        cache_dir=str(cache_dir) if cache_dir else None,
     )
     with make_engine(engine, workers, scheduler) as eng:
         folder, manifest = build_productivity(settings, eng)
@@ -189,6 +207,17 @@ def build_productivity_cmd(
                 f"{t} {c.get('discarded', 0):,} of {c.get('candidates', 0):,}"
                 for t, c in s["adversarial_refinement"].items()
             )
+        )
+    if "groups" in s:
+        g = s["groups"]
+        click.echo(
+            f"groups (counter-regions, pool of {g['pool']['regions']:,} regions): "
+            + ", ".join(
+                f"{sp.split('_')[1]}={n:,}/{g['hn_atom_negatives_per_split'][sp]:,}"
+                for sp, n in g["groups_per_split"].items()
+            )
+            + f" HN-ATOM negatives; unmatched {g['unmatched']}; re-verified: "
+            + ("passed" if manifest.validation["groups_checks"]["passed"] else "FAILED")
         )
     for line in manifest.validation.get("failed_checks", []):
         click.echo(f"WARNING: written with --allow-failed-checks although {line}", err=True)

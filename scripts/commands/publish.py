@@ -17,7 +17,21 @@ import click
 @click.option(
     "--dry-run", is_flag=True, help="Validate the folder and show the plan; upload nothing."
 )
-def publish(folder: Path, repo_id: str, tag: str | None, private: bool, dry_run: bool) -> None:
+@click.option(
+    "--counter-pool",
+    "counter_pool",
+    multiple=True,
+    type=click.Path(path_type=Path, exists=True),
+    help="Where the counter-image pool of a build with `groups` lies (as `validate dataset`).",
+)
+def publish(
+    folder: Path,
+    repo_id: str,
+    tag: str | None,
+    private: bool,
+    dry_run: bool,
+    counter_pool: tuple[Path, ...],
+) -> None:
     """Check a dataset folder, upload it as one commit and tag it."""
     import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
     from crepe_datasets.cards.publish import plan_release
@@ -26,7 +40,7 @@ def publish(folder: Path, repo_id: str, tag: str | None, private: bool, dry_run:
     from crepe_datasets.validation.dataset import validate_dataset
 
     plan = plan_release(folder, repo_id, tag)
-    result = validate_dataset(folder)
+    result = validate_dataset(folder, counter_pool=counter_pool)
     if not result.passed:
         for line in result.failures():
             click.echo(f"  {line}", err=True)

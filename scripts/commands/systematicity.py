@@ -72,7 +72,7 @@ from crepe_datasets.scripts.options import (
     "counter_pool",
     multiple=True,
     type=click.Path(path_type=Path),
-    help="Add the `groups` config: counter-regions from --vg plus this pool source "
+    help="Add the `groups` and `groups_comp` configs: counter-regions from --vg plus this pool source "
     "(a FACTUAL CSV or another VG folder; repeatable).",
 )
 @click.option("--out", required=True, type=click.Path(path_type=Path))
@@ -159,13 +159,15 @@ def build_systematicity_cmd(
         f"({q['source']})"
     )
     click.echo(f"dropped: {manifest.drops.total():,} (by reason in {folder}/build_manifest.json)")
-    if "groups" in s:
-        g = s["groups"]
+    for config, kind in (("groups", "hn_atom"), ("groups_comp", "hn_comp")):
+        if config not in s:
+            continue
+        g = s[config]
         click.echo(
-            f"groups (counter-regions, pool of {g['pool']['regions']:,} regions): "
+            f"{config} (counter-regions, pool of {g['pool']['regions']:,} regions): "
             + ", ".join(
-                f"{sp} {n:,}/{g['hn_atom_negatives_per_split'][sp]:,} HN-ATOM negatives "
-                f"({100 * g['share_per_split'][sp]:.1f}%)"
+                f"{sp} {n:,}/{g[f'{kind}_negatives_per_split'][sp]:,} {kind.upper().replace('_', '-')} "
+                f"negatives ({100 * g['share_per_split'][sp]:.1f}%)"
                 for sp, n in g["groups_per_split"].items()
             )
             + f"; unmatched {g['unmatched']}"

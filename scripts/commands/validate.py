@@ -31,21 +31,36 @@ from crepe_datasets.scripts.options import checked_output
     "--vg",
     type=click.Path(path_type=Path, exists=True, file_okay=False),
     default=None,
-    help="Visual Genome folder of the build (crepe-systematicity's groups: its alias files).",
+    help="Visual Genome folder of the build (the counter-image groups: where the pool's VG "
+    "source lies now, when it moved).",
+)
+@click.option(
+    "--counter-pool",
+    "counter_pool",
+    multiple=True,
+    type=click.Path(path_type=Path, exists=True),
+    help="Where a source of the build's counter-image pool lies now, when it moved (the --vg "
+    "folder or a --counter-pool source of the build; repeatable). Default: the manifest's paths.",
 )
 def validate_dataset_cmd(
-    folder: Path, json_out: Path | None, lm_corpus: Path | None, seen: Path | None, vg: Path | None
+    folder: Path,
+    json_out: Path | None,
+    lm_corpus: Path | None,
+    seen: Path | None,
+    vg: Path | None,
+    counter_pool: tuple[Path, ...],
 ) -> None:
     """Check the files against the build manifest, every row's invariants, text-only
     shortcuts (formatting cues; blind baselines: word frequency, an n-gram LM, negation; text-only
-    classifiers trained on part of the sets) and the checks the dataset's build runs."""
+    classifiers trained on part of the sets) and the checks the dataset's build runs (with a
+    `groups` config: every group re-verified against the counter-image pool)."""
     import crepe_datasets.builders.checks  # noqa: F401  (registers every builder's checks)
     from crepe_datasets.generators.balance.blind import blind_lines
     from crepe_datasets.infra.provenance import write_json_atomic
     from crepe_datasets.validation.dataset import validate_dataset, violation_lines
     from crepe_datasets.validation.trained_blind import trained_lines
 
-    result = validate_dataset(folder, lm_corpus, seen, vg)
+    result = validate_dataset(folder, lm_corpus, seen, vg, counter_pool)
     files = result.files
     click.echo(
         f"files: {'passed' if files.passed else 'FAILED'} ({files.files_checked} listed in the "

@@ -56,10 +56,14 @@ def test_every_builder_declares_its_dataset_kind() -> None:
         "crepe-systematicity", "crepe-vg-regions",
     } <= set(registered_datasets())  # fmt: skip
     assert recorded_checks("crepe-systematicity") == sorted(
-        {*COMMON_CHECKS, "groups_checks", "systematicity_checks"}
+        {*COMMON_CHECKS, "groups_checks", "groups_comp_checks", "systematicity_checks"}
+    )
+    assert recorded_checks("crepe-productivity") == sorted(
+        {*COMMON_CHECKS, "groups_checks", "groups_comp_checks"}
     )
     assert recorded_checks("crepe-captioning") == ["invariants"]
-    assert claimed_configs("crepe-systematicity") == {"groups"}
+    assert claimed_configs("crepe-systematicity") == {"groups", "groups_comp"}
+    assert claimed_configs("crepe-productivity") == {"groups", "groups_comp"}
     assert recorded_checks("crepe-vg-regions") == []
 
 

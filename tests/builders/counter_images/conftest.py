@@ -45,3 +45,20 @@ def groups_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     out, _ = build_systematicity(settings)
     return out
+
+
+@pytest.fixture(scope="module")
+def productivity_groups_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A productivity build of the first 40 VG images with ``--counter-pool`` FACTUAL."""
+    from crepe_datasets.builders.productivity.build import (
+        ProductivitySettings,
+        build_productivity,
+    )
+
+    root = tmp_path_factory.mktemp("prod")
+    settings = ProductivitySettings(
+        vg=str(require_shared(*VG)), out=str(root / "prod"), limit=40, progress=False,
+        counter_pool=(str(require_shared(*FACTUAL)),), cache_dir=str(root / "cache"),
+    )  # fmt: skip
+    out, _ = build_productivity(settings)
+    return out

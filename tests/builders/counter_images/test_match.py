@@ -110,3 +110,37 @@ def test_a_preposition_is_entailed_by_predicates_ending_with_it() -> None:
     assert not find_map(
         graph(("bottle", ()), ("counter", ()), rels=((0, "sit on", 1),)), on, terms.tight
     )
+
+
+def test_hn_comp_counter_region(pool_index) -> None:
+    """ "a brown plate" -> "a white plate and a brown table": both compounds annotated in the
+    counter-region, no brown plate there even with broad synonyms."""
+    index, _, _ = pool_index
+    pos = graph(("plate", ("brown",)))
+    neg = graph(("plate", ("white",)), ("table", ("brown",)))
+    m = find_counter(index, pos, neg, "1", None, "k", (), ["white", "table"])
+    assert isinstance(m, CounterMatch)
+    assert m.exchange == ("compound", "brown|plate", "white+table")
+    assert m.region.image_id != "1"
+    plates = [o for o in m.region.graph.objects if o.name == "plate"]
+    assert any("white" in o.attributes for o in plates)
+    assert not any("brown" in o.attributes for o in plates)
+    assert any(o.name == "table" and "brown" in o.attributes for o in m.region.graph.objects)
+    assert m.contradiction.startswith("no brown plate in the region")
+
+
+def test_hn_comp_shape_and_positive_true(pool_index) -> None:
+    index, _, _ = pool_index
+    pos = graph(("plate", ("brown",)))
+    # not the caption plus its two foils
+    lost = graph(("plate", ("white",)), ("table", ("red",)))
+    assert find_counter(index, pos, lost, "1", None, "k", (), ["white", "table"]) == (
+        "not_a_comp_negative"
+    )
+    # the regions with a white car and a red building have a red car too (the furthest reason)
+    car = graph(("car", ("red",)))
+    neg = graph(("car", ("white",)), ("building", ("red",)))
+    assert (
+        find_counter(index, car, neg, "1", None, "k", (), ["white", "building"])
+        == "positive_also_true"
+    )
