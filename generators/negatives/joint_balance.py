@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from crepe_datasets.scenegraph.types import SceneGraph
 
@@ -44,6 +45,7 @@ from crepe_datasets.scenegraph.types import SceneGraph
 Feature = tuple[str, str]
 PAIR_KINDS = ("attribute_object", "attribute_attribute", "subject_relation", "relation_object")
 MAX_PASSES = 4
+T = TypeVar("T")
 
 
 def graph_features(graph: SceneGraph) -> Counter:
@@ -77,6 +79,29 @@ def feature_delta(positive: Counter, negative: SceneGraph) -> dict[Feature, int]
     return {f: d for f, d in delta.items() if d}
 
 
+def swappable(states: Sequence[Hashable], chosen: Iterable[int]) -> list[bool]:
+    """Which candidates :func:`rebalance` can ever look at: those of the same state as a chosen
+    one (a swap keeps the chosen states, so no other candidate can come in)."""
+    wanted = {states[i] for i in chosen}
+    return [state in wanted for state in states]
+
+
+def lazy_deltas(
+    positive: Counter,
+    negatives: Sequence[T],
+    graph: Callable[[T], SceneGraph],
+    states: Sequence[Hashable],
+    chosen: Iterable[int],
+) -> list[dict[Feature, int] | None]:
+    """:func:`feature_delta` of each candidate :func:`rebalance` can ever look at
+    (:func:`swappable`), ``None`` for the others: most candidates of a pool have a state no
+    chosen one has, and computing their deltas took a tenth of a productivity build."""
+    return [
+        feature_delta(positive, graph(neg)) if need else None
+        for neg, need in zip(negatives, swappable(states, chosen), strict=True)
+    ]
+
+
 @dataclass
 class JointSet:
     """One retrieval set's candidates, as :func:`rebalance` sees them.
@@ -84,14 +109,15 @@ class JointSet:
     Attributes:
         states: each candidate's marks under the refinement's scorers (equal states are
             interchangeable for the rank balance).
-        deltas: each candidate's :func:`feature_delta`.
+        deltas: each candidate's :func:`feature_delta`; ``None`` for a candidate of a state no
+            chosen candidate has (:func:`lazy_deltas`), which :func:`rebalance` never reads.
         exclusive: each candidate's words that no other chosen candidate may share (its foil
             and the foil's synonyms); empty when there is no such rule.
         chosen: indices of the chosen candidates; :func:`rebalance` rewrites them.
     """
 
     states: Sequence[tuple[int, ...]]
-    deltas: Sequence[dict[Feature, int]]
+    deltas: Sequence[dict[Feature, int] | None]
     exclusive: Sequence[frozenset]
     chosen: list[int]
 
@@ -123,16 +149,34 @@ class FeatureBalance:
             total += (new * new - old * old) / (k * occ[f] + 1)
         return total
 
+    def change_of_swap(self, add: dict[Feature, int], remove: dict[Feature, int]) -> float:
+        """:meth:`change` of the delta ``add − remove`` (a candidate whose delta is ``add`` in
+        place of one whose delta is ``remove``), without building that delta: its non-zero
+        terms, ``add``'s features first, then ``remove``'s others, each in its own order."""
+        k, surplus, occ, bound = self.k, self.surplus, self.occurrences, self.bound
+        total = 0.0
+        for f, a in add.items():
+            d = a - remove.get(f, 0)
+            if not d:
+                continue
+            old = surplus.get(f, 0)
+            new = old + d
+            if bound is not None and abs(new) > abs(old) and abs(new) > bound(f):
+                return math.inf
+            total += (new * new - old * old) / (k * occ.get(f, 0) + 1)
+        for f, r in remove.items():
+            if f in add:
+                continue
+            old = surplus.get(f, 0)
+            new = old - r
+            if bound is not None and abs(new) > abs(old) and abs(new) > bound(f):
+                return math.inf
+            total += (new * new - old * old) / (k * occ.get(f, 0) + 1)
+        return total
+
     def distance(self) -> float:
         """``Σ surplus² / (k × occurrences + 1)`` over every feature."""
         return sum(s * s / (self.k * self.occurrences[f] + 1) for f, s in self.surplus.items())
-
-
-def _difference(add: dict[Feature, int], remove: dict[Feature, int]) -> dict[Feature, int]:
-    out = dict(add)
-    for f, d in remove.items():
-        out[f] = out.get(f, 0) - d
-    return {f: d for f, d in out.items() if d}
 
 
 def rebalance(
@@ -142,23 +186,34 @@ def rebalance(
     docstring); ``balance`` must already hold the chosen candidates' deltas. Returns the number
     of swaps."""
     sets = list(sets)
+    # per set, the candidates of each state in pool order (a swap stays within one state)
+    by_state: list[dict[Hashable, list[int]]] = []
+    for s in sets:
+        groups: dict[Hashable, list[int]] = {}
+        for j, state in enumerate(s.states):
+            groups.setdefault(state, []).append(j)
+        by_state.append(groups)
     swaps = 0
     for _ in range(max_passes):
         changed = 0
-        for s in sets:
+        for s, groups in zip(sets, by_state, strict=True):
             for slot, i in enumerate(s.chosen):
+                same = groups[s.states[i]]
+                if len(same) < 2:  # nothing of its state to swap in
+                    continue
                 taken = set(s.chosen)
                 others = frozenset().union(*(s.exclusive[c] for c in s.chosen if c != i))
                 best, best_gain = None, -1e-9
-                for j, state in enumerate(s.states):
-                    if j in taken or state != s.states[i] or s.exclusive[j] & others:
+                di = s.deltas[i]
+                for j in same:
+                    if j in taken or s.exclusive[j] & others:
                         continue
-                    gain = balance.change(_difference(s.deltas[j], s.deltas[i]))
+                    gain = balance.change_of_swap(s.deltas[j], di)  # type: ignore[arg-type]
                     if gain < best_gain:
                         best, best_gain = j, gain
                 if best is not None:
-                    balance.add(s.deltas[i], -1)
-                    balance.add(s.deltas[best])
+                    balance.add(di, -1)  # type: ignore[arg-type]
+                    balance.add(s.deltas[best])  # type: ignore[arg-type]
                     s.chosen[slot] = best
                     changed += 1
         swaps += changed
