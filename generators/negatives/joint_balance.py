@@ -39,7 +39,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from crepe_datasets.scenegraph.types import SceneGraph
+from crepe_datasets.scenegraph.types import SceneGraph, SGObject
 
 # A feature: (kind, text); kinds are the atom kinds and the pair kinds below.
 Feature = tuple[str, str]
@@ -48,21 +48,22 @@ MAX_PASSES = 4
 T = TypeVar("T")
 
 
-def graph_features(graph: SceneGraph) -> Counter:
-    """Atoms by kind and the adjacent pairs of a graph (module docstring), with counts."""
+def graph_features(graph: SceneGraph, memo: dict[int, tuple] | None = None) -> Counter:
+    """Atoms by kind and the adjacent pairs of a graph (module docstring), with counts.
+
+    ``memo`` (``id(object) -> (object, its features)``, kept by the caller) reuses the features
+    of objects already seen: a pool's negatives share all their objects but one with their
+    positive."""
     names = {o.id: o.name for o in graph.objects}
     out: list[Feature] = []
     for o in graph.objects:  # the atoms as SceneGraph.atoms() counts them, and their pairs
-        out.append(("object", o.name))
-        out += [("attribute", a) for a in o.attributes]
-        out += [("attribute_object", f"{a} {o.name}") for a in o.attributes]
-        if len(o.attributes) > 1:
-            attrs = sorted(o.attributes)
-            out += [
-                ("attribute_attribute", f"{a} {b}")
-                for i, a in enumerate(attrs)
-                for b in attrs[i + 1 :]
-            ]
+        if memo is None:
+            out += _object_features(o)
+            continue
+        seen = memo.get(id(o))
+        if seen is None or seen[0] is not o:
+            seen = memo[id(o)] = (o, _object_features(o))
+        out += seen[1]
     for r in graph.relationships:
         if r.subject in names and r.object in names:
             out.append(("relationship", r.predicate))
@@ -71,9 +72,24 @@ def graph_features(graph: SceneGraph) -> Counter:
     return Counter(out)
 
 
-def feature_delta(positive: Counter, negative: SceneGraph) -> dict[Feature, int]:
-    """Features of ``negative`` minus ``positive``'s (:func:`graph_features`), non-zero only."""
-    neg = graph_features(negative)
+def _object_features(o: SGObject) -> list[Feature]:
+    out: list[Feature] = [("object", o.name)]
+    out += [("attribute", a) for a in o.attributes]
+    out += [("attribute_object", f"{a} {o.name}") for a in o.attributes]
+    if len(o.attributes) > 1:
+        attrs = sorted(o.attributes)
+        out += [
+            ("attribute_attribute", f"{a} {b}") for i, a in enumerate(attrs) for b in attrs[i + 1 :]
+        ]
+    return out
+
+
+def feature_delta(
+    positive: Counter, negative: SceneGraph, memo: dict[int, tuple] | None = None
+) -> dict[Feature, int]:
+    """Features of ``negative`` minus ``positive``'s (:func:`graph_features`, with ``memo``),
+    non-zero only."""
+    neg = graph_features(negative, memo)
     delta = {f: n - positive.get(f, 0) for f, n in neg.items()}
     delta.update({f: -n for f, n in positive.items() if f not in neg})
     return {f: d for f, d in delta.items() if d}
@@ -96,8 +112,9 @@ def lazy_deltas(
     """:func:`feature_delta` of each candidate :func:`rebalance` can ever look at
     (:func:`swappable`), ``None`` for the others: most candidates of a pool have a state no
     chosen one has, and computing their deltas took a tenth of a productivity build."""
+    memo: dict[int, tuple] = {}  # the pool's objects, most of them shared
     return [
-        feature_delta(positive, graph(neg)) if need else None
+        feature_delta(positive, graph(neg), memo) if need else None
         for neg, need in zip(negatives, swappable(states, chosen), strict=True)
     ]
 
@@ -186,17 +203,30 @@ def rebalance(
     docstring); ``balance`` must already hold the chosen candidates' deltas. Returns the number
     of swaps."""
     sets = list(sets)
-    # per set, the candidates of each state in pool order (a swap stays within one state)
+    # per set, the candidates of each state in pool order (a swap stays within one state), and
+    # every feature its candidates' deltas touch
     by_state: list[dict[Hashable, list[int]]] = []
+    touches: list[frozenset[Feature]] = []
     for s in sets:
         groups: dict[Hashable, list[int]] = {}
         for j, state in enumerate(s.states):
             groups.setdefault(state, []).append(j)
         by_state.append(groups)
+        touches.append(frozenset().union(*(d for d in s.deltas if d is not None)))
+    # A set visited without a swap is visited again only once a swap elsewhere has changed the
+    # surplus of a feature it touches: until then every gain it computes is the same, so it
+    # would find no swap again (skipping it changes nothing, only saves the work).
+    clock = 0  # swaps so far
+    changed_at: dict[Feature, int] = {}  # feature -> clock of the last swap that touched it
+    quiet_since: list[int | None] = [None] * len(sets)  # clock of a set's last swapless visit
     swaps = 0
     for _ in range(max_passes):
         changed = 0
-        for s, groups in zip(sets, by_state, strict=True):
+        for n, (s, groups) in enumerate(zip(sets, by_state, strict=True)):
+            quiet = quiet_since[n]
+            if quiet is not None and all(changed_at.get(f, -1) <= quiet for f in touches[n]):
+                continue
+            before = changed
             for slot, i in enumerate(s.chosen):
                 same = groups[s.states[i]]
                 if len(same) < 2:  # nothing of its state to swap in
@@ -214,8 +244,12 @@ def rebalance(
                 if best is not None:
                     balance.add(di, -1)  # type: ignore[arg-type]
                     balance.add(s.deltas[best])  # type: ignore[arg-type]
+                    clock += 1
+                    for f in (*di, *s.deltas[best]):  # type: ignore[misc]
+                        changed_at[f] = clock
                     s.chosen[slot] = best
                     changed += 1
+            quiet_since[n] = clock if changed == before else None
         swaps += changed
         if not changed:
             break
