@@ -223,10 +223,8 @@ def run_chunk(
 
     path = chunk_path(Path(folder), index)
     if records is not None and not path.exists():
-        with paused_gc():  # the result is written and freed before the collector runs again:
-            result = _process_chunk(ProductivitySettings(**settings), records)
-            data = json.dumps(result, sort_keys=True, ensure_ascii=False).encode("utf-8")
-            del result  # its ~10^5 containers are never scanned (a twentieth of the time)
+        result = process_chunk(ProductivitySettings(**settings), records)
+        data = json.dumps(result, sort_keys=True, ensure_ascii=False).encode("utf-8")
         with atomic_path(path) as tmp, gzip.GzipFile(tmp, "wb", mtime=0, compresslevel=3) as f:
             f.write(data)
     return str(path)

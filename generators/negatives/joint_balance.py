@@ -117,8 +117,8 @@ def lazy_deltas(
     chosen: Iterable[int],
 ) -> list[dict[Feature, int] | None]:
     """:func:`feature_delta` of each candidate :func:`rebalance` can ever look at
-    (:func:`swappable`), ``None`` for the others: most candidates of a pool have a state no
-    chosen one has, and computing their deltas took a tenth of a productivity build."""
+    (:func:`swappable`), ``None`` for the others (a state no chosen candidate has); objects
+    shared by the pool's graphs have their features computed once."""
     memo: dict[int, tuple] = {}  # the pool's objects, most of them shared
     return [
         feature_delta(positive, graph(neg), memo) if need else None
