@@ -72,8 +72,8 @@ from crepe_datasets.generators.negatives.foil_balance import (
 from crepe_datasets.generators.negatives.joint_balance import (
     FeatureBalance,
     JointSet,
-    feature_delta,
     graph_features,
+    lazy_deltas,
     rebalance,
 )
 from crepe_datasets.infra.provenance import DropLog
@@ -349,7 +349,7 @@ def _keep_for_joint(
 ) -> None:
     """Record a chosen set for :func:`finish` (its candidates' feature deltas and foils)."""
     positive = graph_features(r.item.graph)
-    deltas = [feature_delta(positive, _negative_graph(neg)) for neg in pool]
+    deltas = lazy_deltas(positive, pool, _negative_graph, states, chosen)
     exclusive = [
         frozenset((neg.exchange[0], w) for w in foil_synonyms(neg.exchange[2]))
         if neg.exchange

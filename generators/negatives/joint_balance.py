@@ -29,38 +29,48 @@ distance without taking a word beyond the foil ledger's bounds; a candidate whos
 never taken in. Sets are visited in order, each chosen slot takes the best improving candidate
 (ties: the earlier one), and passes repeat until none improves or ``max_passes`` is reached:
 deterministic, no random numbers.
+
+Work saved without changing a single choice: deltas are computed only for candidates of a
+chosen state (:func:`lazy_deltas`; no swap can bring in another), a swap's change is summed
+from the two deltas without building their difference (:meth:`FeatureBalance.change_of_swap`,
+the same terms in the same order, so the same float), and a set visited without a swap is
+skipped until a later swap touches one of its features. ``tests/builders/productivity/
+test_speed_paths.py`` checks the result against the plain revision on real chunks.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-from crepe_datasets.scenegraph.types import SceneGraph
+from crepe_datasets.scenegraph.types import SceneGraph, SGObject
 
 # A feature: (kind, text); kinds are the atom kinds and the pair kinds below.
 Feature = tuple[str, str]
 PAIR_KINDS = ("attribute_object", "attribute_attribute", "subject_relation", "relation_object")
 MAX_PASSES = 4
+T = TypeVar("T")
 
 
-def graph_features(graph: SceneGraph) -> Counter:
-    """Atoms by kind and the adjacent pairs of a graph (module docstring), with counts."""
+def graph_features(graph: SceneGraph, memo: dict[int, tuple] | None = None) -> Counter:
+    """Atoms by kind and the adjacent pairs of a graph (module docstring), with counts.
+
+    ``memo`` (``id(object) -> (object, its features)``, kept by the caller) reuses the features
+    of objects already seen: a pool's negatives share all their objects but one with their
+    positive."""
     names = {o.id: o.name for o in graph.objects}
     out: list[Feature] = []
     for o in graph.objects:  # the atoms as SceneGraph.atoms() counts them, and their pairs
-        out.append(("object", o.name))
-        out += [("attribute", a) for a in o.attributes]
-        out += [("attribute_object", f"{a} {o.name}") for a in o.attributes]
-        if len(o.attributes) > 1:
-            attrs = sorted(o.attributes)
-            out += [
-                ("attribute_attribute", f"{a} {b}")
-                for i, a in enumerate(attrs)
-                for b in attrs[i + 1 :]
-            ]
+        if memo is None:
+            out += _object_features(o)
+            continue
+        seen = memo.get(id(o))
+        if seen is None or seen[0] is not o:
+            seen = memo[id(o)] = (o, _object_features(o))
+        out += seen[1]
     for r in graph.relationships:
         if r.subject in names and r.object in names:
             out.append(("relationship", r.predicate))
@@ -69,12 +79,51 @@ def graph_features(graph: SceneGraph) -> Counter:
     return Counter(out)
 
 
-def feature_delta(positive: Counter, negative: SceneGraph) -> dict[Feature, int]:
-    """Features of ``negative`` minus ``positive``'s (:func:`graph_features`), non-zero only."""
-    neg = graph_features(negative)
+def _object_features(o: SGObject) -> list[Feature]:
+    out: list[Feature] = [("object", o.name)]
+    out += [("attribute", a) for a in o.attributes]
+    out += [("attribute_object", f"{a} {o.name}") for a in o.attributes]
+    if len(o.attributes) > 1:
+        attrs = sorted(o.attributes)
+        out += [
+            ("attribute_attribute", f"{a} {b}") for i, a in enumerate(attrs) for b in attrs[i + 1 :]
+        ]
+    return out
+
+
+def feature_delta(
+    positive: Counter, negative: SceneGraph, memo: dict[int, tuple] | None = None
+) -> dict[Feature, int]:
+    """Features of ``negative`` minus ``positive``'s (:func:`graph_features`, with ``memo``),
+    non-zero only."""
+    neg = graph_features(negative, memo)
     delta = {f: n - positive.get(f, 0) for f, n in neg.items()}
     delta.update({f: -n for f, n in positive.items() if f not in neg})
     return {f: d for f, d in delta.items() if d}
+
+
+def swappable(states: Sequence[Hashable], chosen: Iterable[int]) -> list[bool]:
+    """Which candidates :func:`rebalance` can ever look at: those of the same state as a chosen
+    one (a swap keeps the chosen states, so no other candidate can come in)."""
+    wanted = {states[i] for i in chosen}
+    return [state in wanted for state in states]
+
+
+def lazy_deltas(
+    positive: Counter,
+    negatives: Sequence[T],
+    graph: Callable[[T], SceneGraph],
+    states: Sequence[Hashable],
+    chosen: Iterable[int],
+) -> list[dict[Feature, int] | None]:
+    """:func:`feature_delta` of each candidate :func:`rebalance` can ever look at
+    (:func:`swappable`), ``None`` for the others (a state no chosen candidate has); objects
+    shared by the pool's graphs have their features computed once."""
+    memo: dict[int, tuple] = {}  # the pool's objects, most of them shared
+    return [
+        feature_delta(positive, graph(neg), memo) if need else None
+        for neg, need in zip(negatives, swappable(states, chosen), strict=True)
+    ]
 
 
 @dataclass
@@ -84,14 +133,15 @@ class JointSet:
     Attributes:
         states: each candidate's marks under the refinement's scorers (equal states are
             interchangeable for the rank balance).
-        deltas: each candidate's :func:`feature_delta`.
+        deltas: each candidate's :func:`feature_delta`; ``None`` for a candidate of a state no
+            chosen candidate has (:func:`lazy_deltas`), which :func:`rebalance` never reads.
         exclusive: each candidate's words that no other chosen candidate may share (its foil
             and the foil's synonyms); empty when there is no such rule.
         chosen: indices of the chosen candidates; :func:`rebalance` rewrites them.
     """
 
     states: Sequence[tuple[int, ...]]
-    deltas: Sequence[dict[Feature, int]]
+    deltas: Sequence[dict[Feature, int] | None]
     exclusive: Sequence[frozenset]
     chosen: list[int]
 
@@ -123,16 +173,34 @@ class FeatureBalance:
             total += (new * new - old * old) / (k * occ[f] + 1)
         return total
 
+    def change_of_swap(self, add: dict[Feature, int], remove: dict[Feature, int]) -> float:
+        """:meth:`change` of the delta ``add − remove`` (a candidate whose delta is ``add`` in
+        place of one whose delta is ``remove``), without building that delta: its non-zero
+        terms, ``add``'s features first, then ``remove``'s others, each in its own order."""
+        k, surplus, occ, bound = self.k, self.surplus, self.occurrences, self.bound
+        total = 0.0
+        for f, a in add.items():
+            d = a - remove.get(f, 0)
+            if not d:
+                continue
+            old = surplus.get(f, 0)
+            new = old + d
+            if bound is not None and abs(new) > abs(old) and abs(new) > bound(f):
+                return math.inf
+            total += (new * new - old * old) / (k * occ.get(f, 0) + 1)
+        for f, r in remove.items():
+            if f in add:
+                continue
+            old = surplus.get(f, 0)
+            new = old - r
+            if bound is not None and abs(new) > abs(old) and abs(new) > bound(f):
+                return math.inf
+            total += (new * new - old * old) / (k * occ.get(f, 0) + 1)
+        return total
+
     def distance(self) -> float:
         """``Σ surplus² / (k × occurrences + 1)`` over every feature."""
         return sum(s * s / (self.k * self.occurrences[f] + 1) for f, s in self.surplus.items())
-
-
-def _difference(add: dict[Feature, int], remove: dict[Feature, int]) -> dict[Feature, int]:
-    out = dict(add)
-    for f, d in remove.items():
-        out[f] = out.get(f, 0) - d
-    return {f: d for f, d in out.items() if d}
 
 
 def rebalance(
@@ -142,25 +210,53 @@ def rebalance(
     docstring); ``balance`` must already hold the chosen candidates' deltas. Returns the number
     of swaps."""
     sets = list(sets)
+    # per set, the candidates of each state in pool order (a swap stays within one state), and
+    # every feature its candidates' deltas touch
+    by_state: list[dict[Hashable, list[int]]] = []
+    touches: list[frozenset[Feature]] = []
+    for s in sets:
+        groups: dict[Hashable, list[int]] = {}
+        for j, state in enumerate(s.states):
+            groups.setdefault(state, []).append(j)
+        by_state.append(groups)
+        touches.append(frozenset().union(*(d for d in s.deltas if d is not None)))
+    # A set visited without a swap is visited again only once a swap elsewhere has changed the
+    # surplus of a feature it touches: until then every gain it computes is the same, so it
+    # would find no swap again (skipping it changes nothing, only saves the work).
+    clock = 0  # swaps so far
+    changed_at: dict[Feature, int] = {}  # feature -> clock of the last swap that touched it
+    quiet_since: list[int | None] = [None] * len(sets)  # clock of a set's last swapless visit
     swaps = 0
     for _ in range(max_passes):
         changed = 0
-        for s in sets:
+        for n, (s, groups) in enumerate(zip(sets, by_state, strict=True)):
+            quiet = quiet_since[n]
+            if quiet is not None and all(changed_at.get(f, -1) <= quiet for f in touches[n]):
+                continue
+            before = changed
             for slot, i in enumerate(s.chosen):
+                same = groups[s.states[i]]
+                if len(same) < 2:  # nothing of its state to swap in
+                    continue
                 taken = set(s.chosen)
                 others = frozenset().union(*(s.exclusive[c] for c in s.chosen if c != i))
                 best, best_gain = None, -1e-9
-                for j, state in enumerate(s.states):
-                    if j in taken or state != s.states[i] or s.exclusive[j] & others:
+                di = s.deltas[i]
+                for j in same:
+                    if j in taken or s.exclusive[j] & others:
                         continue
-                    gain = balance.change(_difference(s.deltas[j], s.deltas[i]))
+                    gain = balance.change_of_swap(s.deltas[j], di)  # type: ignore[arg-type]
                     if gain < best_gain:
                         best, best_gain = j, gain
                 if best is not None:
-                    balance.add(s.deltas[i], -1)
-                    balance.add(s.deltas[best])
+                    balance.add(di, -1)  # type: ignore[arg-type]
+                    balance.add(s.deltas[best])  # type: ignore[arg-type]
+                    clock += 1
+                    for f in (*di, *s.deltas[best]):  # type: ignore[misc]
+                        changed_at[f] = clock
                     s.chosen[slot] = best
                     changed += 1
+            quiet_since[n] = clock if changed == before else None
         swaps += changed
         if not changed:
             break

@@ -13,14 +13,19 @@
    end shows whether memory grows with the number of images (streaming: it should not).
 
 3. The build's engine loop over the first ``--engine-images`` images of that file with 1 and 2
-   local worker processes: steady-state images/s (after the first finished chunk), the speed-up,
-   peak memory per worker and the projected time for all of Visual Genome (108,077 images).
+   local worker processes: steady-state images/s (after the first finished chunk), images per
+   CPU-second of the processes doing the work over the same stretch (the speed of one process,
+   which other programs on a shared machine slow down far less than the wall clock), the
+   speed-up, peak memory per worker and the projected time for all of Visual Genome
+   (108,077 images).
 
     .venv/bin/python scripts/bench/productivity_speed.py [--seconds 30] [--images N] [--engine-images 512]
-        [--baseline REV] [--only-engines]
+        [--baseline REV] [--only-engines] [--repeat N] [--workers 1,2]
 
-``--baseline REV`` runs part 3 first with the code of git revision ``REV`` (``git archive``
-into a temporary folder), so the figures before and after an optimisation come from one run.
+``--baseline REV`` runs part 3 with the code of git revision ``REV`` too (``git archive`` into
+a temporary folder; measured by this script, so both sides are timed the same way), so the
+figures before and after an optimisation come from one run; ``--repeat N`` alternates the two
+``N`` times (before, after, before, …) and reports each run and the medians.
 
 It takes about 8 minutes on 2 shared cores.
 """
@@ -28,9 +33,12 @@ It takes about 8 minutes on 2 shared cores.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -297,24 +305,52 @@ def _engine_child(folder: str, workers: str, limit: str) -> None:
                 Path(path).unlink()
                 if first is None:
                     first, first_images = time.perf_counter(), images
+                    cpu_first = tree_cpu_seconds()
                 done += images
-        end = time.perf_counter()
+            end, cpu_end = time.perf_counter(), tree_cpu_seconds()
     peak = peak_rss_mib()
     if int(workers) > 1:
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     steady = (done - first_images) / max(end - first, 1e-9) if first else 0.0
-    print(json.dumps({"images": done, "seconds": end - start, "steady": steady, "peak_mib": peak}))
+    cpu = cpu_end - cpu_first if first else 0.0
+    per_cpu = (done - first_images) / cpu if cpu > 0 else 0.0
+    print(
+        json.dumps(
+            {
+                "images": done,
+                "seconds": end - start,
+                "steady": steady,
+                "per_cpu": per_cpu,
+                "peak_mib": peak,
+            }
+        )
+    )
+
+
+def tree_cpu_seconds() -> float:
+    """User + system CPU seconds of this process and its live children (the pool's workers)."""
+    import psutil
+
+    me = psutil.Process()
+    total = sum(me.cpu_times()[:2])
+    for child in me.children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            total += sum(child.cpu_times()[:2])
+    return total
 
 
 def baseline_checkout(rev: str, into: Path) -> Path:
     """The repository's files at ``rev`` (``git archive``), to run the same benchmark on the
-    code before an optimisation, in the same run; WordNet comes from this checkout."""
+    code before an optimisation, in the same run; WordNet comes from this checkout. The
+    measuring script is this one, copied in (it imports the checkout's code)."""
     into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into / "scripts" / "bench" / "productivity_speed.py"
+    script = into / "scripts" / "bench" / "productivity_speed.py"
+    shutil.copyfile(__file__, script)
+    return script
 
 
 def _run_engine(script: Path, tmp: str, workers: int, images: int) -> dict:
@@ -331,36 +367,53 @@ def _run_engine(script: Path, tmp: str, workers: int, images: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def engines(images: int, baseline: str | None = None) -> None:
+def engines(
+    images: int,
+    baseline: str | None = None,
+    repeat: int = 1,
+    workers: tuple[int, ...] = (1, 2),
+) -> None:
     """1 vs 2 worker processes on the first ``images`` images of the 100,000-image file; with
-    ``baseline`` (a git revision), the same runs of that revision's code first."""
+    ``baseline`` (a git revision), the same runs of that revision's code, alternating with
+    this code's ``repeat`` times."""
     with tempfile.TemporaryDirectory(dir=ROOT / "out" if (ROOT / "out").is_dir() else None) as tmp:
         generate(SAMPLE, Path(tmp), 100 * 1000)
         print(
             f"\nengines on the first {images:,} images of the 100,000-image file (chunks of {CHUNK})"
         )
         print(
-            f"{'code, engine':<34} {'images':>7} {'wall s':>8} {'steady img/s':>13} {'peak RSS MiB/worker':>20}"
+            f"{'code, engine':<34} {'images':>7} {'wall s':>8} {'steady img/s':>13} "
+            f"{'img/CPU-s':>10} {'peak RSS MiB/worker':>20}"
         )
+        codes = [("now", Path(__file__))]
         if baseline:
             script = baseline_checkout(baseline, Path(tmp) / "baseline")
-            for workers in (1, 2):
-                r = _run_engine(script, tmp, workers, images)
+            codes.insert(0, (f"before ({baseline[:8]})", script))
+        runs: dict[tuple[str, int], list[dict]] = {}
+        for _ in range(repeat):
+            for label, script in codes:
+                for w in workers:
+                    r = _run_engine(script, tmp, w, images)
+                    runs.setdefault((label, w), []).append(r)
+                    print(
+                        f"{label + ', ' + str(w) + ' worker(s)':<34} {r['images']:>7,} "
+                        f"{r['seconds']:>8.1f} {r['steady']:>13.1f} {r.get('per_cpu', 0.0):>10.1f} "
+                        f"{r['peak_mib']:>20.0f}",
+                        flush=True,
+                    )
+        if repeat > 1:
+            print(f"medians of {repeat} runs")
+            for (label, w), rs in runs.items():
                 print(
-                    f"{'before (' + baseline[:8] + '), ' + str(workers) + ' worker(s)':<34} {r['images']:>7,} "
-                    f"{r['seconds']:>8.1f} {r['steady']:>13.1f} {r['peak_mib']:>20.0f}"
+                    f"{label + ', ' + str(w) + ' worker(s)':<34} {'':>7} {'':>8} "
+                    f"{statistics.median(r['steady'] for r in rs):>13.1f} "
+                    f"{statistics.median(r.get('per_cpu', 0.0) for r in rs):>10.1f} "
+                    f"{max(r['peak_mib'] for r in rs):>20.0f}"
                 )
-        rates = {}
-        for workers in (1, 2):
-            r = _run_engine(Path(__file__), tmp, workers, images)
-            rates[workers] = r["steady"]
-            print(
-                f"{'now, local, ' + str(workers) + ' worker(s)':<34} {r['images']:>7,} {r['seconds']:>8.1f} "
-                f"{r['steady']:>13.1f} {r['peak_mib']:>20.0f}"
-            )
-        speedup = rates[2] / rates[1] if rates[1] else 0.0
+        rates = {w: statistics.median(r["steady"] for r in runs[("now", w)]) for w in workers}
         full_vg = 108_077
-        print(f"2 workers / 1 worker: {speedup:.2f}x")
+        if 1 in rates and 2 in rates and rates[1]:
+            print(f"2 workers / 1 worker: {rates[2] / rates[1]:.2f}x")
         for w, rate in rates.items():
             if rate:
                 print(
@@ -394,13 +447,20 @@ def main() -> int:
     parser.add_argument(
         "--engine-images", type=int, default=512, help="images of the 1 vs 2 worker comparison"
     )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="engine runs per code (alternating with --baseline)"
+    )
+    parser.add_argument(
+        "--workers", default="1,2", help="worker counts of the engine runs, comma-separated"
+    )
     args = parser.parse_args()
     if not (args.only_big or args.only_engines):
         sample_speed()
     if not args.only_engines:
         big_file_memory(args.seconds, args.images)
     if args.engine_images:
-        engines(args.engine_images, args.baseline)
+        workers = tuple(int(w) for w in args.workers.split(","))
+        engines(args.engine_images, args.baseline, max(1, args.repeat), workers)
     return 0
 
 

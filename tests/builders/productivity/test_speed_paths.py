@@ -317,3 +317,107 @@ def test_graph_check_leaves_no_reference_cycles():
                 checked += 1 + sum(index.holds(c.graph) for c in item.candidates)
         assert checked > 100
         assert gc.collect() == 0
+
+
+def _plain_rebalance(sets, balance, max_passes=4):
+    """The joint revision as it was: every candidate's delta, every set visited in every pass,
+    each swap scored as the change of the difference of two deltas."""
+
+    def difference(add, remove):
+        out = dict(add)
+        for f, d in remove.items():
+            out[f] = out.get(f, 0) - d
+        return {f: d for f, d in out.items() if d}
+
+    swaps = 0
+    for _ in range(max_passes):
+        changed = 0
+        for s in sets:
+            for slot, i in enumerate(s.chosen):
+                taken = set(s.chosen)
+                others = frozenset().union(*(s.exclusive[c] for c in s.chosen if c != i))
+                best, best_gain = None, -1e-9
+                for j, state in enumerate(s.states):
+                    if j in taken or state != s.states[i] or s.exclusive[j] & others:
+                        continue
+                    gain = balance.change(difference(s.deltas[j], s.deltas[i]))
+                    if gain < best_gain:
+                        best, best_gain = j, gain
+                if best is not None:
+                    balance.add(s.deltas[i], -1)
+                    balance.add(s.deltas[best])
+                    s.chosen[slot] = best
+                    changed += 1
+        swaps += changed
+        if not changed:
+            break
+    for s in sets:
+        s.chosen.sort()
+    return swaps
+
+
+@pytest.mark.slow
+def test_joint_revision_fast_paths_make_the_plain_swaps_on_real_chunks():
+    """Lazy feature deltas, swaps scored without building differences, and sets skipped while
+    nothing they touch has changed: the same swaps as the plain revision, on the joint sets of
+    real VG images chosen as a build chooses them (foil ledger, blind scorers)."""
+    import copy
+    from collections import Counter
+
+    from crepe_datasets.builders.productivity.build import ProductivitySettings
+    from crepe_datasets.builders.productivity.chunks import worker_state
+    from crepe_datasets.builders.productivity.items import (
+        add_candidates,
+        drop_other_captions,
+        render_items,
+        sample_walk_items,
+    )
+    from crepe_datasets.builders.productivity.refine import (
+        RefineState,
+        RefineStats,
+        _negative_graph,
+        refine,
+    )
+    from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
+    from crepe_datasets.generators.negatives.joint_balance import (
+        FeatureBalance,
+        JointSet,
+        feature_delta,
+        graph_features,
+        rebalance,
+    )
+
+    s = ProductivitySettings(vg="unused", out="unused", progress=False)
+    state = worker_state(s)
+    k = s.negatives_per_type
+    swaps_seen = skipped_deltas = 0
+    for start in (0, 40):
+        drops = DropLog()
+        walked = []
+        for g in _real_graphs(start, start + 40):
+            walked.append((g, sample_walk_items(g, "x.jpg", range(4, 13), 0, 3, lambda n: "template", drops)))  # fmt: skip
+        positives = Counter(a for _, items in walked for it in items for a in positive_atoms(it.graph))  # fmt: skip
+        rs = RefineState(ledger=FoilLedger.for_positives(s.foil_cap, s.foil_rate, positives))
+        rs.joint = {}
+        for g, items in walked:
+            add_candidates(items, g, 0, k + s.spare_negatives, drops, state["ranker"], rs.ledger)
+            done = render_items(items, state["writers"], drops)
+            drop_other_captions(done, drops)
+            refine(done, state["scorers"], k, RefineStats(), drops=drops, state=rs)
+        for joint in rs.joint.values():
+            plain_sets = []
+            for r, pool, js in joint.sets:
+                positive = graph_features(r.item.graph)
+                full = [feature_delta(positive, _negative_graph(neg)) for neg in pool]
+                assert all(d is None or d == e for d, e in zip(js.deltas, full, strict=True))
+                skipped_deltas += sum(d is None for d in js.deltas)
+                plain_sets.append(JointSet(js.states, full, js.exclusive, list(js.chosen)))
+            plain = FeatureBalance(joint.balance.k, bound=joint.balance.bound)
+            plain.occurrences = Counter(joint.balance.occurrences)
+            plain.surplus = copy.copy(joint.balance.surplus)
+            expected = _plain_rebalance(plain_sets, plain)
+            assert rebalance([js for _, _, js in joint.sets], joint.balance) == expected
+            assert [js.chosen for _, _, js in joint.sets] == [p.chosen for p in plain_sets]
+            assert +joint.balance.surplus == +plain.surplus
+            swaps_seen += expected
+    assert swaps_seen > 20 and skipped_deltas > 0

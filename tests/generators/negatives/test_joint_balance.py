@@ -1,11 +1,16 @@
+import itertools
 from collections import Counter
+
+import pytest
 
 from crepe_datasets.generators.negatives.joint_balance import (
     FeatureBalance,
     JointSet,
     feature_delta,
     graph_features,
+    lazy_deltas,
     rebalance,
+    swappable,
 )
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
@@ -97,3 +102,80 @@ def test_rebalance_is_deterministic_and_a_no_op_when_balanced():
     assert balance.distance() == 0
     assert rebalance([s1, s2], balance) == 0
     assert s1.chosen == [0] and s2.chosen == [0]
+
+
+def test_swappable_marks_the_candidates_of_a_chosen_state():
+    states = [(1, 0), (0, 0), (1, 0), (0, 1), (0, 0)]
+    assert swappable(states, [0]) == [True, False, True, False, False]
+    assert swappable(states, [1, 3]) == [False, True, False, True, True]
+
+
+def test_lazy_deltas_leave_out_only_candidates_rebalance_never_reads():
+    red = _graph("red", "flower")
+    negatives = [_graph(c, "flower") for c in ("black", "yellow", "green", "blue")]
+    states = [(1, 0), (0, 0), (1, 0), (0, 1)]
+    pos = graph_features(red)
+    lazy = lazy_deltas(pos, negatives, lambda g: g, states, [0])
+    assert lazy[1] is None and lazy[3] is None
+    assert lazy[0] == feature_delta(pos, negatives[0])
+    assert lazy[2] == feature_delta(pos, negatives[2])
+
+
+def _colour_sets() -> tuple[list[JointSet], list[JointSet], list[SceneGraph]]:
+    """The same sets twice: with every delta, and with lazy deltas."""
+    colours = ("red", "yellow", "black", "green", "blue", "white")
+    positives = [_graph(c, "flower") for c in colours[:3]]
+    full, lazy = [], []
+    for n, pos in enumerate(positives):
+        negatives = [_graph(c, "flower") for c in colours if c != pos.objects[0].attributes[0]]
+        states = [(i % 2, 0) for i in range(len(negatives))]
+        chosen = [n % 2, 2 + n % 2]
+        feats = graph_features(pos)
+        full.append(
+            JointSet(
+                states,
+                [feature_delta(feats, g) for g in negatives],
+                [frozenset()] * len(negatives),
+                list(chosen),
+            )
+        )
+        lazy.append(
+            JointSet(
+                states,
+                lazy_deltas(feats, negatives, lambda g: g, states, chosen),
+                [frozenset()] * len(negatives),
+                list(chosen),
+            )
+        )
+    return full, lazy, positives
+
+
+def test_rebalance_with_lazy_deltas_makes_the_same_swaps():
+    full, lazy, positives = _colour_sets()
+    assert any(d is None for s in lazy for d in s.deltas)
+    b_full, b_lazy = _balance(full, positives, 2), _balance(lazy, positives, 2)
+    assert rebalance(full, b_full) == rebalance(lazy, b_lazy) > 0
+    assert [s.chosen for s in full] == [s.chosen for s in lazy]
+    assert b_full.surplus == b_lazy.surplus
+
+
+def _difference(add: dict, remove: dict) -> dict:
+    out = dict(add)
+    for f, d in remove.items():
+        out[f] = out.get(f, 0) - d
+    return {f: d for f, d in out.items() if d}
+
+
+@pytest.mark.parametrize("bounded", [False, True])
+def test_change_of_swap_is_the_change_of_the_difference_to_the_last_bit(bounded):
+    graphs = [_graph(c, n, p) for c, n, p in itertools.product(
+        ("red", "black"), ("flower", "dog"), ("on", "near"))]  # fmt: skip
+    balance = FeatureBalance(5, bound=(lambda f: 1.0) if bounded else None)
+    balance.occurrences.update(graph_features(graphs[0]))
+    balance.add(feature_delta(graph_features(graphs[0]), graphs[3]))
+    balance.add(feature_delta(graph_features(graphs[1]), graphs[6]))
+    pos = graph_features(graphs[2])
+    deltas = [feature_delta(pos, g) for g in graphs]
+    for a, r in itertools.product(deltas, repeat=2):
+        expected = balance.change(_difference(a, r))
+        assert balance.change_of_swap(a, r) == expected  # same float, inf included
