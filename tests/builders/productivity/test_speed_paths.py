@@ -372,7 +372,7 @@ def test_joint_revision_fast_paths_make_the_plain_swaps_on_real_chunks():
         render_items,
         sample_walk_items,
     )
-    from crepe_datasets.builders.productivity.refine import (
+    from crepe_datasets.generators.balance.refine import (
         RefineState,
         RefineStats,
         _negative_graph,
