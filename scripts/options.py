@@ -133,6 +133,12 @@ def _foil_balance_options(command: Callable, default_rate: float) -> Callable:
     from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP
 
     command = click.option(
+        "--one-atom-sets",
+        is_flag=True,
+        help="Every HN-ATOM negative of a set replaces the same atom (no text of a set is the one "
+        "the others were made from; per-text cues grow: see the docs).",
+    )(command)
+    command = click.option(
         "--foil-rate",
         type=click.FloatRange(min=0),
         default=default_rate,

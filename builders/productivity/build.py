@@ -91,6 +91,7 @@ class ProductivitySettings:
     spare_negatives: int = 7
     foil_cap: int | None = DEFAULT_CAP
     foil_rate: float = DEFAULT_RATE
+    one_atom_sets: bool = False
     min_n: int = MIN_N
     max_n: int = MAX_N
     limit: int | None = None

@@ -160,7 +160,7 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
         (g, sample_walk_items(g, f, complexities, s.seed, s.walks, writer_for, drops))
         for g, f in graphs
     ]
-    refine_state = RefineState()
+    refine_state = RefineState(one_atom=s.one_atom_sets)
     vocab = None
     if s.refine and s.foil_cap is not None:  # the walks are known: so are the positives' words
         positives = Counter(
@@ -188,7 +188,7 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
             ledger=refine_state.ledger,
             vocab=vocab,
             forecast=k,
-            same_atom=k,
+            same_atom=k if s.one_atom_sets else 0,
         )
         done = render_items(items, writers, drops)
         drop_other_captions(done, drops)

@@ -58,6 +58,7 @@ class SystematicitySettings:
     seed: int = 0
     foil_cap: int | None = DEFAULT_CAP
     foil_rate: float = SYSTEMATICITY_RATE
+    one_atom_sets: bool = False
     version: str = __version__
     progress: bool = True
     allow_failed_checks: bool = False
@@ -136,6 +137,7 @@ def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
                 "ranker": ranker,
                 "entailed": entailed,
                 "seed": s.seed,
+                "one_atom": s.one_atom_sets,
                 "refiner": Refiner(
                     corpus_lm=corpus_lm(s.training, Path(scratch.name)),
                     foil_cap=s.foil_cap,

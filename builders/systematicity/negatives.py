@@ -143,9 +143,11 @@ def candidates_for(
     drops: DropLog,
     sizes: dict[str, int] | None = None,
     vocab: Counter | None = None,
+    one_atom: bool = False,
 ) -> dict[str, list[TextNegative]]:
     """HN-ATOM and HN-COMP candidates of one one-compound caption (step 1); ``vocab``: the
-    words and pairs of the batch's positives (:func:`batch_vocab`), HN-ATOM's preferred foils."""
+    words and pairs of the batch's positives (:func:`batch_vocab`), HN-ATOM's preferred foils;
+    ``one_atom``: HN-ATOM candidates in one-atom groups (``--one-atom-sets``)."""
     sizes = sizes or SET_SIZES
     return {
         "atom": atom_text_negatives(
@@ -156,7 +158,7 @@ def candidates_for(
             ATOM_CANDIDATE_FACTOR * sizes["atom"],
             drops,
             vocab,
-            sizes["atom"],
+            sizes["atom"] if one_atom else 0,
         ),
         "comp": comp_negatives(
             caption,
@@ -336,9 +338,11 @@ def choose(
     entailed: Callable[[list[str], list[str]], list[bool]] | None = None,
     sizes: dict[str, int] | None = None,
     refiner: Refiner | None = None,
+    one_atom: bool = False,
 ) -> None:
     """Steps 2–4 for a batch of captions: fills each ``Pending.chosen`` (most plausible first
-    among the chosen); without ``refiner`` the ``k`` most plausible are taken."""
+    among the chosen); without ``refiner`` the ``k`` most plausible are taken. ``one_atom``:
+    a set's HN-ATOM negatives come from one of its one-atom groups, tried in turn."""
     sizes = sizes or SET_SIZES
     if refiner is not None:
         refiner.expect(pending)
@@ -376,7 +380,7 @@ def choose(
             ranked_all = sorted(grouped.get((id(p), kind), []), key=lambda x: (x[0], x[1]))
             k = sizes[kind]
             # HN-ATOM: a set's negatives all replace one atom; its groups are tried in turn
-            groups = _atom_groups(ranked_all) if kind == "atom" else [ranked_all]
+            groups = _atom_groups(ranked_all) if kind == "atom" and one_atom else [ranked_all]
             p.chosen[kind] = []
             for n, ranked in enumerate(groups):
                 if refiner is not None:

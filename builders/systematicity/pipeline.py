@@ -102,14 +102,20 @@ def process_batch(
     vocab = {split: batch_vocab([p for p, *_ in todo if p.split == split]) for split in HN_SPLITS}
     for p, region, full, c in todo:
         p.candidates = candidates_for(
-            region.text, region.graph, full, p.key, drops, vocab=vocab[p.split]
-        )
+            region.text, region.graph, full, p.key, drops, vocab=vocab[p.split],
+            one_atom=ctx.get("one_atom", False),
+        )  # fmt: skip
         admit = admits(ctx["seen"], c.split)
         found = matched_for(p, region.graph, full, admit, drops, Box.from_list(region.box))
         if found is not None:
             matched[id(p)] = found
     choose(
-        [p for p, _ in pending], ctx["ranker"], drops, ctx["entailed"], refiner=ctx.get("refiner")
+        [p for p, _ in pending],
+        ctx["ranker"],
+        drops,
+        ctx["entailed"],
+        refiner=ctx.get("refiner"),
+        one_atom=ctx.get("one_atom", False),
     )
     for p, row in pending:
         for kind, chosen in p.chosen.items():

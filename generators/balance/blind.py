@@ -15,7 +15,8 @@ baseline without information scores chance exactly (expected R@1, as in
 * ``set_structure`` — the best of the set-level judges of
   :mod:`crepe_datasets.generators.balance.set_structure`, which score each text against the
   other texts of its set: "pick the text the others were made from" (the positive of a set whose
-  negatives change different atoms shares the most words and pairs with the rest);
+  negatives change different atoms shares the most words and pairs with the rest). Reported in
+  every report and card, counted toward no verdict (:data:`SET_CUES` says why per config);
 * ``no_negation`` — "pick the caption without a negation word". It is reported everywhere but
   counts toward no verdict where negation is the point (``hn_negate``, ``hn_all``): inherent
   to negation sets, not a defect.
@@ -98,15 +99,18 @@ INHERENT_CUES = {
     "hn_comp": "length: each negative joins two compounds, so it is longer than the caption "
     "(inherent to HN-COMP; not counted toward the verdict)",
 }
-# Configs whose set-level cue is known and reported, not counted, and why
+# The set-level judges are reported, not counted: a per-text scorer (a CLIP model) cannot use
+# the cue they find, while removing it costs per-text cues that it can use. Why, per config:
 SET_CUES = {
+    "hn_atom": "its negatives replace different atoms of the caption, so the caption is the one "
+    "text the others were made from. `--one-atom-sets` (all negatives of a set replace one atom) "
+    "removes this cue, at a cost in per-text cues (see the docs)",
     "hn_swap": "each negative swaps two atoms of the caption, so the caption is the one text the "
-    "others were made from (set-level judges find it; a per-text scorer such as a CLIP model "
-    "cannot use it). Sets of all arrangements of three atoms remove it but make the negatives "
-    "implausible: a held-out LM then picks the caption in 26% of sets and a trained classifier "
-    "in 30% (chance 17%), so the swaps are kept and this cue is reported",
-    "hn_negate": "each negative negates a different part of the caption (reported; the negation "
-    "itself is the config's inherent cue)",
+    "others were made from. Sets of all arrangements of three atoms remove it but make the "
+    "negatives implausible (a held-out LM then picks the caption in 26% of sets, a trained "
+    "classifier in 30%, chance 17%), so the single swaps are kept",
+    "hn_negate": "each negative negates a different part of the caption (the negation itself is "
+    "the config's inherent cue)",
 }
 # Families whose R@1 is the best of several cues (keys ``family:cue:direction``)
 BEST_OF = ("formatting", "set_structure")
@@ -225,9 +229,7 @@ class BlindAuditor:
 
 def counted_baselines(config: str) -> tuple[str, ...]:
     """The baselines that decide a config's verdict (negation cue excluded for negation sets)."""
-    base: tuple[str, ...] = ("word_frequency", "ngram_lm", "formatting")
-    if config not in SET_CUES and config not in NEGATION_CONFIGS:
-        base = (*base, "set_structure")
+    base = ("word_frequency", "ngram_lm", "formatting")
     return base if config in NEGATION_CONFIGS else (*base, "no_negation")
 
 
@@ -347,6 +349,6 @@ def blind_lines(report: Mapping[str, Any]) -> list[str]:
             lines.append(f"{config}: known inherent cue: {data['inherent_cue']}")
         if data.get("set_cue"):
             lines.append(
-                f"{config}: known set-level cue (reported, not counted): {data['set_cue']}"
+                f"{config}: set-level cue (reported, not counted): {data['set_cue']}"
             )
     return lines

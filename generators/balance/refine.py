@@ -30,7 +30,8 @@ two with the same or synonymous foils, stay in the pool, best balancing first; t
 dropped (reason ``atom_foil_unbalanced``, one count per candidate), and an item whose pool falls
 below ``k`` loses its HN-ATOM negatives (``atom_no_balanced_foils``).
 
-HN-ATOM candidates come in groups that each replace one atom of the positive
+With ``--one-atom-sets`` (:attr:`RefineState.one_atom`), HN-ATOM candidates come in groups
+that each replace one atom of the positive
 (:func:`crepe_datasets.generators.negatives.atom.atom_groups`), and a set's ``k`` negatives
 come from one group, so its texts differ from each other at one place only (no text is the one
 the others were made from: :mod:`crepe_datasets.generators.balance.set_structure`). The groups are
@@ -234,6 +235,7 @@ class RefineState:
     balances: dict[tuple[str, int], Balance] = field(default_factory=lambda: defaultdict(Balance))
     ledger: FoilLedger | None = None
     joint: dict[str, JointSets] | None = None
+    one_atom: bool = False  # HN-ATOM candidates come in one-atom groups (``--one-atom-sets``)
 
 
 def refine(
@@ -253,7 +255,7 @@ def refine(
         for t in types:
             pool = [neg for neg in r.negatives if neg.type == t]
             others = [neg for neg in r.negatives if neg.type != t]
-            groups = atom_groups(pool) if t in ONE_ATOM_TYPES else [pool]
+            groups = atom_groups(pool) if state.one_atom and t in ONE_ATOM_TYPES else [pool]
             for n, group in enumerate(groups):
                 r.negatives = others + group
                 if _refine_group(r, t, group, scorers, k, stats, drops, state):

@@ -7,7 +7,7 @@ only text with no word of its own, and it shares more of its words and word pair
 of the set than any negative does. A judge that never sees the image, and is never trained,
 finds it by comparing the texts of the set with each other. On CREPE's released productivity
 sets, picking the text whose word bigrams occur most often in the set's other texts finds the
-positive in 98% of HN-ATOM, 96% of HN-SWAP and 95% of HN-NEG sets (chance 17%).
+positive in 99% of HN-ATOM, 97% of HN-SWAP and 95% of HN-NEG sets (chance 17%).
 
 The per-text audits (word frequency, n-gram LMs, trained classifiers) cannot see this cue: it
 lives in the set, not in any one text. These judges score every text *against the others of

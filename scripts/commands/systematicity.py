@@ -99,6 +99,7 @@ def build_systematicity_cmd(
     seed: int,
     foil_cap: int,
     foil_rate: float,
+    one_atom_sets: bool,
     allow_failed_checks: bool,
 ) -> None:
     """Build crepe-systematicity: SC / UC / UA splits of VG regions for a training corpus."""
@@ -134,6 +135,7 @@ def build_systematicity_cmd(
         seed=seed,
         foil_cap=foil_cap,
         foil_rate=foil_rate,
+        one_atom_sets=one_atom_sets,
         allow_failed_checks=allow_failed_checks,
         counter_pool=tuple(str(p) for p in counter_pool),
     )

@@ -184,20 +184,27 @@ def test_validate_reports_every_check_the_build_recorded(built):
     assert sorted(recorded) == sorted(COMMON_CHECKS)
 
 
-def test_every_atom_set_is_symmetric(built):
-    """No text of an HN-ATOM set is the one the others were made from: its negatives all
-    replace one atom of the caption's graph, and the set-level judges score about chance; the
-    HN-SWAP sets' set-level cue is reported with its reason, not counted."""
+def test_set_level_cue_is_reported_and_one_atom_sets_remove_it(built, vg, tmp_path):
+    """By default the set-level judges are reported for every config with the reason, counted
+    toward no verdict; with ``one_atom_sets`` every HN-ATOM set's negatives replace one atom of
+    the caption's graph and the set-level judges score about chance."""
     from collections import Counter
 
     from crepe_datasets.generators.balance.blind import audit_sets
     from crepe_datasets.scenegraph.types import SceneGraph
     from crepe_datasets.validation.invariants import read_tables
 
-    folder, manifest = built
-    tables = read_tables(folder)
+    blind = built[1].validation["blind_baselines"]["configs"]
+    for config in ("hn_atom", "hn_swap"):
+        assert "set_structure" in blind[config]["all"]["baselines"]
+        assert "set_structure" not in blind[config]["counted"] and blind[config]["set_cue"]
+    folder, manifest = build_productivity(
+        ProductivitySettings(
+            vg=str(vg), out=str(tmp_path / "one"), limit=12, progress=False, one_atom_sets=True
+        )
+    )
     sets = []
-    for split, rows in tables["hn_atom"].items():
+    for split, rows in read_tables(folder)["hn_atom"].items():
         for row in rows:
             positive = Counter(SceneGraph.from_json(row["subgraph"]).atoms())
             replaced = {
@@ -206,8 +213,5 @@ def test_every_atom_set_is_symmetric(built):
             }
             assert len(replaced) == 1, (split, row["caption"], row["hard_negatives"])
             sets.append([row["caption"], *row["hard_negatives"]])
-    assert sets
+    assert sets and manifest.parameters["one_atom_sets"] is True
     assert audit_sets(sets).summary()["set_structure"] <= 1 / 6 + 0.1
-    blind = manifest.validation["blind_baselines"]["configs"]
-    assert "set_structure" in blind["hn_atom"]["counted"]
-    assert "set_structure" not in blind["hn_swap"]["counted"] and blind["hn_swap"]["set_cue"]

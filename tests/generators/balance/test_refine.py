@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from crepe_datasets.generators.balance.items import Item, Negative, RenderedItem
-from crepe_datasets.generators.balance.refine import STAGE, RefineStats, refine
+from crepe_datasets.generators.balance.refine import STAGE, RefineState, RefineStats, refine
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
 
@@ -87,7 +87,7 @@ def test_a_set_takes_all_its_negatives_from_one_group():
     gave no balanced choice are counted."""
     items = [_grouped([[-1, -2, -3, -4, -5, -6], [-3, -2, -1, 1, 2, 3]]) for _ in range(12)]
     stats, drops = RefineStats(), DropLog()
-    refine(items, [_score, _score], 5, stats, drops=drops)
+    refine(items, [_score, _score], 5, stats, drops=drops, state=RefineState(one_atom=True))
     groups = []
     for r in items:
         chosen = [n for n in r.negatives if n.type == "atom"][:5]
@@ -100,6 +100,13 @@ def test_a_set_takes_all_its_negatives_from_one_group():
 def test_later_groups_are_dropped_when_the_first_is_chosen():
     items = [_grouped([[-3, -2, -1, 1, 2, 3], [-3, -2, -1, 1, 2, 3]]) for _ in range(6)]
     drops = DropLog()
-    refine(items, [_score, _score], 5, RefineStats(), drops=drops)
+    refine(items, [_score, _score], 5, RefineStats(), drops=drops, state=RefineState(one_atom=True))
     assert all({n.exchange[1] for n in r.negatives} == {"truth0"} for r in items)
     assert drops.to_dict()[STAGE]["atom_other_atom_chosen"] == 6 * 6
+
+
+def test_without_one_atom_sets_groups_are_one_pool():
+    """By default a set may take negatives that replace different atoms."""
+    items = [_grouped([[-3, -2, -1], [1, 2, 3]]) for _ in range(6)]
+    refine(items, [_score, _score], 5, RefineStats())
+    assert all(len({n.exchange[1] for n in r.negatives[:5]}) == 2 for r in items)
