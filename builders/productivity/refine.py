@@ -240,6 +240,7 @@ def refine(
     the balances and the foil ledger across calls (default: a new one without a ledger)."""
     state = state or RefineState()
     for r in rendered:
+        features: Counter | None = None
         for t in types:
             pool = [neg for neg in r.negatives if neg.type == t]
             exchanges: list[Exchange | None] = []
@@ -275,7 +276,9 @@ def refine(
                 )
             _place(r, t, pool, chosen)
             if state.joint is not None:
-                _keep_for_joint(state.joint, ledger, r, t, pool, states, chosen, k)
+                if features is None:  # the positive's, once for both types
+                    features = graph_features(r.item.graph)
+                _keep_for_joint(state.joint, ledger, r, t, pool, states, chosen, k, features)
 
 
 def _place(r: RenderedItem, t: str, pool: list[Negative], chosen: Sequence[int]) -> None:
@@ -302,9 +305,10 @@ def _keep_for_joint(
     states: list[State],
     chosen: list[int],
     k: int,
+    positive: Counter,
 ) -> None:
-    """Record a chosen set for :func:`finish` (its candidates' feature deltas and foils)."""
-    positive = graph_features(r.item.graph)
+    """Record a chosen set for :func:`finish` (its candidates' feature deltas and foils);
+    ``positive``: the positive's :func:`graph_features`."""
     deltas = lazy_deltas(positive, pool, _negative_graph, states, chosen)
     exclusive = [
         frozenset((neg.exchange[0], w) for w in foil_synonyms(neg.exchange[2]))
