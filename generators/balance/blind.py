@@ -348,7 +348,5 @@ def blind_lines(report: Mapping[str, Any]) -> list[str]:
         if data.get("inherent_cue"):
             lines.append(f"{config}: known inherent cue: {data['inherent_cue']}")
         if data.get("set_cue"):
-            lines.append(
-                f"{config}: set-level cue (reported, not counted): {data['set_cue']}"
-            )
+            lines.append(f"{config}: set-level cue (reported, not counted): {data['set_cue']}")
     return lines

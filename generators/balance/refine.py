@@ -252,13 +252,14 @@ def refine(
     the balances and the foil ledger across calls (default: a new one without a ledger)."""
     state = state or RefineState()
     for r in rendered:
+        features: list[Counter] = []  # the positive's graph_features, once for all types
         for t in types:
             pool = [neg for neg in r.negatives if neg.type == t]
             others = [neg for neg in r.negatives if neg.type != t]
             groups = atom_groups(pool) if state.one_atom and t in ONE_ATOM_TYPES else [pool]
             for n, group in enumerate(groups):
                 r.negatives = others + group
-                if _refine_group(r, t, group, scorers, k, stats, drops, state):
+                if _refine_group(r, t, group, scorers, k, stats, drops, state, features):
                     rest = sum(len(g) for g in groups[n + 1 :])
                     if drops is not None and rest:
                         drops.drop(STAGE, f"{t}_other_atom_chosen", r.caption, n=rest)
@@ -288,10 +289,11 @@ def _refine_group(
     stats: RefineStats,
     drops: DropLog | None,
     state: RefineState,
+    features: list[Counter],
 ) -> bool:
     """Choose ``k`` of ``pool`` (the item's candidates of type ``t``) and place them; ``False``
     when the pool gives no balanced choice (its candidates are then dropped, counted) or has
-    fewer than ``k``."""
+    fewer than ``k``. ``features`` caches the positive's :func:`graph_features` for the item."""
     exchanges: list[Exchange | None] = []
     ledger = state.ledger if t in FOIL_BALANCED_TYPES else None
     if ledger is not None and pool:
@@ -320,7 +322,9 @@ def _refine_group(
         )
     _place(r, t, pool, chosen)
     if state.joint is not None:
-        _keep_for_joint(state.joint, ledger, r, t, pool, states, chosen, k)
+        if not features:
+            features.append(graph_features(r.item.graph))
+        _keep_for_joint(state.joint, ledger, r, t, pool, states, chosen, k, features[0])
     return True
 
 
@@ -348,9 +352,10 @@ def _keep_for_joint(
     states: list[State],
     chosen: list[int],
     k: int,
+    positive: Counter,
 ) -> None:
-    """Record a chosen set for :func:`finish` (its candidates' feature deltas and foils)."""
-    positive = graph_features(r.item.graph)
+    """Record a chosen set for :func:`finish` (its candidates' feature deltas and foils);
+    ``positive``: the positive's :func:`graph_features`."""
     deltas = lazy_deltas(positive, pool, _negative_graph, states, chosen)
     exclusive = [
         frozenset((neg.exchange[0], w) for w in foil_synonyms(neg.exchange[2]))

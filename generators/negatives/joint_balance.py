@@ -97,9 +97,10 @@ def feature_delta(
     """Features of ``negative`` minus ``positive``'s (:func:`graph_features`, with ``memo``),
     non-zero only."""
     neg = graph_features(negative, memo)
-    delta = {f: n - positive.get(f, 0) for f, n in neg.items()}
-    delta.update({f: -n for f, n in positive.items() if f not in neg})
-    return {f: d for f, d in delta.items() if d}
+    get = positive.get
+    delta = {f: d for f, n in neg.items() if (d := n - get(f, 0))}  # the negative's order,
+    delta.update({f: -n for f, n in positive.items() if n and f not in neg})  # then the positive's
+    return delta
 
 
 def swappable(states: Sequence[Hashable], chosen: Iterable[int]) -> list[bool]:
