@@ -155,6 +155,18 @@ def _foil_balance_options(command: Callable, default_rate: float) -> Callable:
     )(command)
 
 
+def counter_pool_option(configs: str) -> Callable[[Callable], Callable]:
+    """``--counter-pool PATH`` (repeatable): the pool sources of the counter-image ``configs``."""
+    return click.option(
+        "--counter-pool",
+        "counter_pool",
+        multiple=True,
+        type=click.Path(path_type=Path),
+        help=f"Add the {configs}: counter-regions from --vg plus this pool source "
+        "(a FACTUAL CSV or another VG folder; repeatable).",
+    )
+
+
 allow_failed_checks_option = click.option(
     "--allow-failed-checks",
     is_flag=True,

@@ -12,6 +12,7 @@ from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scripts.options import (
     allow_failed_checks_option,
     checked_output,
+    counter_pool_option,
     engine_options,
     foil_balance_options,
 )
@@ -85,14 +86,7 @@ from crepe_datasets.scripts.options import (
     show_default=True,
     help="Images per engine task (finished chunks are kept until the dataset is written).",
 )
-@click.option(
-    "--counter-pool",
-    "counter_pool",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    help="Add the `groups` config: counter-regions from --vg plus this pool source "
-    "(a FACTUAL CSV or another VG folder; repeatable).",
-)
+@counter_pool_option("`groups` config")
 @click.option(
     "--cache-dir",
     type=click.Path(path_type=Path),

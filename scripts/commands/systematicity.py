@@ -12,6 +12,7 @@ from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.scripts.options import (
     allow_failed_checks_option,
     checked_output,
+    counter_pool_option,
     engine_options,
     foil_balance_options,
 )
@@ -67,14 +68,7 @@ from crepe_datasets.scripts.options import (
     default=None,
     help="Cache of parsed --training corpora (default: $CREPE_CACHE/seen).",
 )
-@click.option(
-    "--counter-pool",
-    "counter_pool",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    help="Add the `groups` and `groups_comp` configs: counter-regions from --vg plus this pool source "
-    "(a FACTUAL CSV or another VG folder; repeatable).",
-)
+@counter_pool_option("`groups` and `groups_comp` configs")
 @click.option("--out", required=True, type=click.Path(path_type=Path))
 @click.option("--seed", type=int, default=0, show_default=True)
 @foil_balance_options(SYSTEMATICITY_RATE)
