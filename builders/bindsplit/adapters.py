@@ -9,7 +9,9 @@ Two ways of finding a sample's bindings, recorded in ``BindingSample.form``:
     ``^the (\\S+) (\\S+) and the (\\S+) (\\S+)$`` (:data:`ARO_PATTERN`); the positive gives
     ``(A1,O1), (A2,O2)`` and the negative, parsed the same way, its two bindings in caption
     order (``(A2,O1), (A1,O2)`` for a true swap). Samples where either caption does not match are
-    excluded with reason ``positive_no_match`` / ``negative_no_match`` / ``neither_matches``.
+    excluded with reason ``positive_no_match`` / ``negative_no_match`` / ``neither_matches``, and
+    those whose negative parses to the positive's bindings (two equal attributes: the "swap" is
+    the caption itself) with ``negative_equals_caption`` (none in the real VG-Attribution).
   - **Free-form captions** (SugarCrepe, BiVLC, VisMin, 2×2 tables): both captions are parsed with
     the training-side noun-phrase extractor (:mod:`crepe_datasets.builders.bindsplit.extract`; attributes
     lower-cased, objects singularised). When two positive bindings ``(a1,o1), (a2,o2)`` with
@@ -98,6 +100,9 @@ def aro_samples(
                 else ("positive_no_match" if pos is None else "negative_no_match")
             )
             drops.drop(stage, reason, f"{pair.id}: {pair.caption} | {negative}")
+            continue
+        if pos == neg:  # "the green bench and the green kite": swapping equal attributes
+            drops.drop(stage, "negative_equals_caption", f"{pair.id}: {pair.caption}")
             continue
         yield BindingSample(
             pair.id, pair.caption, negative, pos, neg, "swap",

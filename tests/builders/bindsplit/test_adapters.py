@@ -46,6 +46,10 @@ def test_malformed_aro_rows_are_excluded_with_a_reason() -> None:
         PairSample("2", "the red car and the blue ball", ("a blue car and a red ball",)),
         PairSample("3", "red car and blue ball", ("the blue car and the red ball",)),
         PairSample("4", "the red car and the blue ball", ()),  # no negative at all
+        # equal attributes: the swapped caption is the caption itself
+        PairSample(
+            "5", "the green bench and the green kite", ("the green bench and the green kite",)
+        ),
     ]
     drops = DropLog()
     kept = list(aro_samples(pairs, drops, stage="s"))
@@ -55,7 +59,12 @@ def test_malformed_aro_rows_are_excluded_with_a_reason() -> None:
     assert s.neg_bindings == (("blue", "car"), ("red", "ball"))
     assert (s.image_id, s.image_file, s.bbox, s.form) == ("7", "7.jpg", (1, 2, 3, 4), "swap")
     assert drops.to_dict() == {
-        "s": {"negative_no_match": 2, "neither_matches": 1, "positive_no_match": 1}
+        "s": {
+            "negative_equals_caption": 1,
+            "negative_no_match": 2,
+            "neither_matches": 1,
+            "positive_no_match": 1,
+        }
     }
 
 
