@@ -23,51 +23,35 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import itertools
 import json
 import shutil
 import tempfile
-from collections import Counter, defaultdict
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.builders.engines.base import Engine, InProcessEngine
-from crepe_datasets.builders.productivity.chunks import (
-    CHUNK_FORMAT,
-    chunk_path,
-    chunk_rows,
-    merge_drops,
-    read_chunk,
-    run_chunk,
-    worker_state,
-)
+from crepe_datasets.builders.engines.base import Engine
+from crepe_datasets.builders.productivity.chunks import CHUNK_FORMAT, worker_state
 from crepe_datasets.builders.productivity.clean import clean_graph
-from crepe_datasets.builders.productivity.rows import (
-    CONFIG_NAMES,
-    config_infos,
-    features,
-    split_name,
-)
+from crepe_datasets.builders.productivity.rows import config_infos, features
 from crepe_datasets.builders.productivity.sampler import DEFAULT_WALKS, MAX_N, MIN_N
-from crepe_datasets.builders.productivity.spool import SpooledRows
+from crepe_datasets.builders.productivity.steps import (
+    Tables,
+    VGInputs,
+    open_tables,
+    read_inputs,
+    run_chunks,
+    validate,
+)
+from crepe_datasets.builders.productivity.summary import summarize
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
-from crepe_datasets.generators.balance.refine import RefineStats
 from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, DEFAULT_RATE
-from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.infra.leftovers import SPOOL_PREFIX, clean_stale, owner_tag
-from crepe_datasets.infra.provenance import (
-    DropLog,
-    cache_root,
-    describe_input,
-    write_json_atomic,
-)
+from crepe_datasets.infra.provenance import DropLog, cache_root, describe_input, write_json_atomic
 from crepe_datasets.infra.version import __version__
 from crepe_datasets.scenegraph.types import SceneGraph
-from crepe_datasets.scenegraph.vg.folder import vg_files
 
 
 @dataclass
@@ -110,11 +94,6 @@ def prepare_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
     return clean_graph(g, drops)
 
 
-def _vg_files(vg: str) -> tuple[Path, Path]:
-    graphs, images = vg_files(vg, "scene_graphs.json", "image_data.json")
-    return graphs, images
-
-
 def _chunk_folder(s: ProductivitySettings, *inputs: Path) -> Path:
     """The run's folder of finished chunks (``$CREPE_CACHE/productivity-chunks/<hash of --out>``,
     nothing beside the user's output); chunks of other inputs or settings are removed, so a
@@ -134,17 +113,6 @@ def _chunk_folder(s: ProductivitySettings, *inputs: Path) -> Path:
     if not run.exists():
         write_json_atomic(run, key)
     return folder
-
-
-def _chunks(it: Iterator[Any], size: int) -> Iterator[list[Any]]:
-    chunk: list[Any] = []
-    for x in it:
-        chunk.append(x)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
 
 
 def _card(s: ProductivitySettings, llm: bool) -> CardInfo:
@@ -190,120 +158,79 @@ def build_productivity(
 ) -> tuple[Path, BuildManifest]:
     """Build the dataset folder; return it and its manifest.
 
+    The steps: :func:`~crepe_datasets.builders.productivity.steps.read_inputs`,
+    :func:`~crepe_datasets.builders.productivity.steps.run_chunks` over spooled tables,
+    :func:`~crepe_datasets.builders.productivity.summary.summarize`,
+    :func:`~crepe_datasets.builders.productivity.steps.validate` and :func:`_write`.
+
     Args:
         s: inputs and settings.
         engine: runs the chunks (:mod:`crepe_datasets.builders.engines`; default in-process).
             The dataset does not depend on the engine or its number of workers.
     """
-    from tqdm import tqdm
-
-    from crepe_datasets.builders.writer import write_dataset
-    from crepe_datasets.generators.balance.blind import blind_audit
-    from crepe_datasets.generators.balance.shortcuts import audit_rows
-    from crepe_datasets.scenegraph.crops import ImageCropper
-    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
-    from crepe_datasets.validation.foil_imbalance import foil_balance_summary
-    from crepe_datasets.validation.invariants import check_rows
-    from crepe_datasets.validation.trained_blind import trained_audit
-
-    graphs_path, image_data_path = _vg_files(s.vg)
-    if not MIN_N <= s.min_n <= s.max_n <= MAX_N:
-        raise CrepeInputError(f"complexities must satisfy {MIN_N} <= min_n <= max_n <= {MAX_N}.")
-    drops = DropLog()
-    infos = read_image_data(image_data_path, drops)
+    inputs = read_inputs(s)
     state = worker_state(s)  # fails early on a bad --llm/--nli/--mlm; reused in-process
     writers, models = state["writers"], dict(state["models"])
-    refine_stats = RefineStats()
-    complexities = list(range(s.min_n, s.max_n + 1))
+    scratch = _scratch(s)
+    chunk_dir = _chunk_folder(s, inputs.graphs, inputs.image_data)
+    results = run_chunks(
+        s, engine, inputs, open_tables(Path(scratch.name), s.min_n, s.max_n), chunk_dir
+    )
+    models["engine"] = results.engine
+    manifest = _manifest(s, inputs, "llm" in writers, models)
+    manifest.summary = summarize(s, results, writers).to_dict()
+    manifest.validation = validate(results.tables)
+    out = _write(s, results.tables, inputs, manifest, scratch)
+    _forget_chunks(chunk_dir)
+    return out, manifest
+
+
+def _forget_chunks(chunk_dir: Path) -> None:
+    """Remove the finished chunks once the dataset is written: nothing is left to resume."""
+    shutil.rmtree(chunk_dir, ignore_errors=True)
+    with contextlib.suppress(OSError):  # and no empty cache folder
+        chunk_dir.parent.rmdir()
+
+
+def _scratch(s: ProductivitySettings) -> tempfile.TemporaryDirectory:
+    """The build's spool folder beside ``s.out`` (spools of killed builds are removed first)."""
     out_parent = Path(s.out).resolve().parent
     out_parent.mkdir(parents=True, exist_ok=True)
     clean_stale(out_parent)  # spools of killed builds
-    scratch = tempfile.TemporaryDirectory(prefix=SPOOL_PREFIX + owner_tag() + "-", dir=out_parent)
-    schemas = features(False)
-    tables: dict[str, dict[str, Any]] = {
-        c: {
-            split_name(n): SpooledRows(
-                Path(scratch.name) / c / split_name(n), schemas[c].arrow_schema
-            )
-            for n in complexities
-        }
-        for c in CONFIG_NAMES
-    }
-    generated: dict[str, Counter] = defaultdict(Counter)
-    images = 0
-    chunk_dir = _chunk_folder(s, graphs_path, image_data_path)
-    settings = asdict(s)
+    return tempfile.TemporaryDirectory(prefix=SPOOL_PREFIX + owner_tag() + "-", dir=out_parent)
 
-    def tasks() -> Iterator[tuple]:
-        stream = iter_scene_graphs(graphs_path, drops, infos)
-        if s.limit is not None:
-            stream = itertools.islice(stream, s.limit)
-        for index, chunk in enumerate(_chunks(stream, s.chunk_images)):
-            if chunk_path(chunk_dir, index).exists():
-                yield (settings, index, None, str(chunk_dir))
-                continue
-            records = []
-            for g in chunk:
-                info = infos.get(str(g.image_id))
-                records.append((g.to_dict(), info.file_name if info else f"{g.image_id}.jpg"))
-            yield (settings, index, records, str(chunk_dir))
 
-    bar = tqdm(desc="productivity", unit="image", disable=not s.progress)
-    with contextlib.nullcontext(engine) if engine else InProcessEngine() as eng:
-        models["engine"] = json.dumps(eng.describe(), sort_keys=True)
-        for path in eng.imap(run_chunk, tasks()):
-            result = read_chunk(path)
-            merge_drops(drops, result)
-            for config, split, row in chunk_rows(result):
-                tables[config][split].append(row)
-            for split, counts in result["generated"].items():
-                generated[split].update(counts)
-            refine_stats.merge_dict(result["refine"])
-            images += result["images"]
-            bar.update(result["images"])
-    bar.close()
-
+def _manifest(
+    s: ProductivitySettings, inputs: VGInputs, llm: bool, models: dict[str, Any]
+) -> BuildManifest:
+    """The manifest before its summary and validation: card, configs, parameters, inputs, drops."""
     manifest = BuildManifest(
         dataset="crepe-productivity",
         version=s.version,
         builder="crepe_datasets.builders.productivity",
-        card=_card(s, "llm" in writers),
+        card=_card(s, llm),
         configs=config_infos(),
         parameters={k_: v for k_, v in asdict(s).items() if k_ not in ("progress",)},
         seed=s.seed,
         models=models,
     )
-    manifest.add_inputs(graphs_path, image_data_path)
-    manifest.drops.merge(drops)
-    manifest.summary = {
-        "captions": "llm + template" if "llm" in writers else "template captions (no LLM)",
-        "nli_filter": s.nli or "none (--no-nli)",
-        "images_read": images,
-        "ground_truths_per_n": {sp: len(rows) for sp, rows in tables["raw"].items()},
-        "negatives_generated_per_type_per_n": {
-            sp: dict(sorted(c.items()))
-            for sp, c in sorted(generated.items(), key=lambda x: int(x[0].split("_")[1]))
-        },
-        "negatives_per_type_per_n": {
-            c: {sp: sum(len(r["hard_negatives"]) for r in rows) for sp, rows in tables[c].items()}
-            for c in ("hn_atom", "hn_swap", "hn_negate")
-        },
-        "rows_per_config": {
-            c: sum(len(r) for r in splits.values()) for c, splits in tables.items()
-        },
-        "drops_total": drops.total(),
-        "adversarial_refinement": refine_stats.to_dict() if s.refine else "off (--no-refine)",
-    }
-    if "llm" in writers:
-        manifest.summary["llm_usage"] = writers["llm"].usage
-    with_negatives = {c: t for c, t in tables.items() if c != "raw"}
-    manifest.summary["foil_balance"] = foil_balance_summary(with_negatives)
-    manifest.validation = {
-        "invariants": check_rows(tables).to_dict(),
-        "shortcuts": audit_rows(with_negatives).to_dict(),
-        "blind_baselines": blind_audit(with_negatives).to_dict(),
-        "trained_blind": trained_audit(with_negatives).to_dict(),
-    }
+    manifest.add_inputs(inputs.graphs, inputs.image_data)
+    manifest.drops.merge(inputs.drops)
+    return manifest
+
+
+def _write(
+    s: ProductivitySettings,
+    tables: Tables,
+    inputs: VGInputs,
+    manifest: BuildManifest,
+    scratch: tempfile.TemporaryDirectory,
+) -> Path:
+    """Write the dataset folder (with ``--counter-pool``, the ``groups`` config first) and
+    remove the spools."""
+    from crepe_datasets.builders.writer import write_dataset
+    from crepe_datasets.scenegraph.crops import ImageCropper
+
     cropper = ImageCropper(s.images, manifest.drops) if s.images else None
     schemas = features(cropper is not None)
     with scratch:
@@ -311,10 +238,10 @@ def build_productivity(
             from crepe_datasets.builders.counter_images.productivity import add_groups
 
             schemas["groups"] = add_groups(
-                s.vg, s.counter_pool, tables, infos, manifest, Path(scratch.name), s.seed,
+                s.vg, s.counter_pool, tables, inputs.infos, manifest, Path(scratch.name), s.seed,
                 s.cache_dir,
             )  # fmt: skip
-        out = write_dataset(
+        return write_dataset(
             s.out,
             tables,
             manifest,
@@ -322,7 +249,3 @@ def build_productivity(
             images=cropper,
             allow_failed_checks=s.allow_failed_checks,
         )
-    shutil.rmtree(chunk_dir, ignore_errors=True)  # the dataset is written: nothing to resume
-    with contextlib.suppress(OSError):  # and no empty cache folder
-        chunk_dir.parent.rmdir()
-    return out, manifest

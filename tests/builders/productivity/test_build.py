@@ -134,6 +134,24 @@ def test_readable_text_and_blind_audit_in_manifest_and_card(built):
     blind = manifest.validation["blind_baselines"]
     assert blind["targets"] == ["hn_atom", "hn_swap"] and "ngram_lm" in blind["auditor"]
     assert set(manifest.summary["adversarial_refinement"]) == {"atom", "swap"}
+    assert list(manifest.summary) == [  # ProductivitySummary.to_dict keeps the summary's order
+        "captions",
+        "nli_filter",
+        "images_read",
+        "ground_truths_per_n",
+        "negatives_generated_per_type_per_n",
+        "negatives_per_type_per_n",
+        "rows_per_config",
+        "drops_total",
+        "adversarial_refinement",
+        "foil_balance",
+    ]
+    assert list(manifest.validation)[:4] == [
+        "invariants",
+        "shortcuts",
+        "blind_baselines",
+        "trained_blind",
+    ]
     assert "productivity_clean" in manifest.drops.to_dict()
     readme = (folder / "README.md").read_text()
     assert "## Blind baselines" in readme and "| hn_atom | complexity_4 |" in readme
