@@ -250,9 +250,12 @@ def _split_key(split: str) -> tuple:
 def sets_from_rows(
     splits: Mapping[str, Iterable[Mapping[str, Any]]],
 ) -> list[AuditSet]:
-    """Retrieval sets of a config's rows (``caption``, ``hard_negatives``, ``image_id``)."""
+    """Retrieval sets of a config's rows (``caption``, ``hard_negatives``, ``image_id``), splits
+    in their natural order (``complexity_4`` before ``complexity_10``), so that the folds, and so
+    the figures, do not depend on the order the splits were read in (a build's or a folder's)."""
     out = []
-    for split, rows in splits.items():
+    for split in sorted(splits, key=_split_key):
+        rows = splits[split]
         for i, row in enumerate(rows):
             negatives = [n for n in (row.get("hard_negatives") or []) if isinstance(n, str)]
             caption = row.get("caption")
