@@ -11,28 +11,27 @@ card (:mod:`.parser_quality`).
 
 from __future__ import annotations
 
-import itertools
 import tempfile
-from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from crepe_datasets.builders.systematicity import card as card_text
-from crepe_datasets.builders.systematicity.negatives import Refiner
-from crepe_datasets.builders.systematicity.pipeline import GraphLookup, batches, process_batch
-from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
+from crepe_datasets.builders.systematicity.rows import features
+from crepe_datasets.builders.systematicity.steps import (
+    ProcessedTables,
+    SystematicityInputs,
+    Tables,
+    process_regions,
+    read_inputs,
+)
+from crepe_datasets.builders.systematicity.summary import summarize
 from crepe_datasets.builders.systematicity.texts import DEFAULT_CHUNK_TEXTS
 from crepe_datasets.cards.manifest import BuildManifest
-from crepe_datasets.generators.balance.corpus_lm import corpus_lm
 from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, SYSTEMATICITY_RATE
-from crepe_datasets.infra.errors import CrepeInputError
-from crepe_datasets.infra.provenance import DropLog, InputFile
+from crepe_datasets.infra.provenance import InputFile
 from crepe_datasets.infra.version import __version__
 from crepe_datasets.scenegraph.seen import SPLITS
-
-VG_FILES = ("region_descriptions.json", "image_data.json", "scene_graphs.json")
-BATCH_IMAGES = 64
 
 
 @dataclass
@@ -65,143 +64,99 @@ class SystematicitySettings:
     counter_pool: tuple[str, ...] = ()  # extra pool sources: the ``groups`` config (counter_images)
 
 
-def _check_inputs(s: SystematicitySettings) -> list[Path]:
-    folder = Path(s.vg)
-    paths = [folder / name for name in VG_FILES]
-    for p in paths:
-        if not p.is_file():
-            raise CrepeInputError(f"--vg {folder} has no {p.name}; give the Visual Genome folder.")
-    if bool(s.seen) == bool(s.training):
-        raise CrepeInputError("give exactly one of --seen FOLDER or --training KIND:PATH.")
-    if s.chunk_texts < 1:
-        raise CrepeInputError(f"--chunk-texts must be at least 1, got {s.chunk_texts}.")
-    return paths
-
-
-def _ranker(s: SystematicitySettings) -> Any:
-    if s.mlm:
-        from crepe_datasets.generators.filters.plausibility import PlausibilityRanker
-
-        return PlausibilityRanker(s.mlm)
-    from crepe_datasets.generators.balance.frequency_lm import FrequencyLMRanker
-
-    return FrequencyLMRanker()
-
-
 def build_systematicity(s: SystematicitySettings) -> tuple[Path, BuildManifest]:
-    """Build the dataset folder; return it and its manifest."""
-    from tqdm import tqdm
+    """Build the dataset folder; return it and its manifest.
 
-    from crepe_datasets.builders.engines import make_engine
-    from crepe_datasets.builders.productivity.spool import SpooledRows
+    The steps: :func:`~crepe_datasets.builders.systematicity.steps.read_inputs`,
+    :func:`~crepe_datasets.builders.systematicity.steps.process_regions` into spooled tables,
+    the parser's FACTUAL quality, :func:`_manifest`,
+    :func:`~crepe_datasets.builders.systematicity.summary.summarize`, the validation and
+    :func:`_write`.
+
+    Args:
+        s: inputs and settings.
+
+    Raises:
+        CrepeInputError: an input is missing or a setting is out of range.
+    """
     from crepe_datasets.builders.systematicity.parser_quality import parser_quality
-    from crepe_datasets.builders.systematicity.seen_source import resolve_seen
-    from crepe_datasets.builders.systematicity.spelling import SpellingCorrector, vg_vocabulary
-    from crepe_datasets.builders.systematicity.texts import image_texts, parsed_images
-    from crepe_datasets.builders.writer import write_dataset
-    from crepe_datasets.scenegraph.crops import ImageCropper
-    from crepe_datasets.scenegraph.visual_genome import (
-        iter_regions,
-        iter_scene_graphs,
-        read_image_data,
-    )
 
-    regions_path, image_data_path, graphs_path = _check_inputs(s)
-    drops = DropLog()
-    infos = read_image_data(image_data_path, drops)
-    ranker = _ranker(s)
-    entailed, models = None, {"parser": "", "plausibility": ranker.describe()["model"]}
-    if s.nli:
-        from crepe_datasets.generators.filters.entailment import EntailmentFilter
-
-        entailed, models["nli"] = EntailmentFilter(s.nli).entailed, s.nli
-    vocabulary, vocab_files = vg_vocabulary(s.vg)
-    corrector = SpellingCorrector(vocabulary)
-    out_parent = Path(s.out).resolve().parent
-    out_parent.mkdir(parents=True, exist_ok=True)
-    scratch = tempfile.TemporaryDirectory(prefix=".crepe-spool-", dir=out_parent)
+    inputs = read_inputs(s)
+    scratch = _scratch(s)
     try:
-        with make_engine(s.engine, s.workers, s.scheduler) as engine:
-            seen, seen_info = resolve_seen(
-                s.seen, s.training, engine, s.min_count, s.spacy_model, s.cache_dir, s.progress
-            )
-            schemas = features(False)
-            tables = {
-                c: {sp: SpooledRows(Path(scratch.name) / c / sp, schemas[c].arrow_schema)
-                    for sp in splits}
-                for c, splits in CONFIG_SPLITS.items()
-            }  # fmt: skip
-            ctx = {
-                "seen": seen,
-                "graphs": GraphLookup(iter_scene_graphs(graphs_path, drops, infos), drops=drops),
-                "ranker": ranker,
-                "entailed": entailed,
-                "seed": s.seed,
-                "one_atom": s.one_atom_sets,
-                "refiner": Refiner(
-                    corpus_lm=corpus_lm(s.training, Path(scratch.name)),
-                    foil_cap=s.foil_cap,
-                    foil_rate=s.foil_rate,
-                ),
-            }
-            stats: Counter = Counter()
-            images = image_texts(iter_regions(regions_path, drops, infos), infos, corrector, drops)
-            if s.limit is not None:
-                images = itertools.islice(images, s.limit)
-            bar = tqdm(desc="systematicity", unit=" images", disable=not s.progress)
-            for batch in batches(
-                parsed_images(images, engine, s.spacy_model, s.chunk_texts), BATCH_IMAGES
-            ):
-                process_batch(batch, ctx, tables, stats, drops)
-                bar.update(len(batch))
-            bar.close()
+        processed = process_regions(s, inputs, Path(scratch.name))
         quality = parser_quality(s.factual, s.spacy_model)
-        models["parser"] = quality["parser"]
-        manifest = BuildManifest(
-            dataset="crepe-systematicity",
-            version=s.version,
-            builder="crepe_datasets.builders.systematicity",
-            card=card_text.card_info(s, seen.describe(), quality),
-            configs=card_text.config_infos(),
-            parameters={k: v for k, v in asdict(s).items() if k != "progress"},
-            seed=s.seed,
-            models=models,
-        )
-        manifest.add_inputs(regions_path, image_data_path, graphs_path, *vocab_files)
-        # the training corpus files, as parse-corpus described them (size and SHA-256)
-        manifest.inputs += [InputFile(**f) for f in seen.manifest.get("inputs") or []]
-        manifest.drops.merge(drops)
-        manifest.summary = card_text.summary(tables, stats, seen.describe(), seen_info, ranker)
-        manifest.summary["adversarial_refinement"] = ctx["refiner"].stats.to_dict()
-        manifest.validation = card_text.validation(tables, seen, quality)
-        cropper = ImageCropper(s.images, manifest.drops) if s.images else None
-        schemas = features(cropper is not None)
-        if s.counter_pool:
-            from crepe_datasets.builders.counter_images.systematicity import add_groups
-
-            for config, comp in (("groups", False), ("groups_comp", True)):
-                schemas[config] = add_groups(
-                    s.vg,
-                    s.counter_pool,
-                    tables,
-                    infos,
-                    manifest,
-                    Path(scratch.name),
-                    s.seed,
-                    s.cache_dir,
-                    comp,
-                )
-        out = write_dataset(
-            s.out,
-            tables,
-            manifest,
-            features=schemas,
-            images=cropper,
-            allow_failed_checks=s.allow_failed_checks,
-        )
+        manifest = _manifest(s, inputs, processed, quality)
+        manifest.summary = summarize(processed, inputs.ranker).to_dict()
+        manifest.validation = card_text.validation(processed.tables, processed.seen, quality)
+        out = _write(s, inputs, processed.tables, manifest, Path(scratch.name))
     finally:
         scratch.cleanup()
     return out, manifest
+
+
+def _scratch(s: SystematicitySettings) -> tempfile.TemporaryDirectory:
+    """The build's spool folder beside ``s.out``."""
+    out_parent = Path(s.out).resolve().parent
+    out_parent.mkdir(parents=True, exist_ok=True)
+    return tempfile.TemporaryDirectory(prefix=".crepe-spool-", dir=out_parent)
+
+
+def _manifest(
+    s: SystematicitySettings,
+    inputs: SystematicityInputs,
+    processed: ProcessedTables,
+    quality: dict[str, Any],
+) -> BuildManifest:
+    """The manifest before its summary and validation: card, configs, parameters, models,
+    inputs (Visual Genome, the spelling vocabulary and the training corpus) and drops."""
+    manifest = BuildManifest(
+        dataset="crepe-systematicity",
+        version=s.version,
+        builder="crepe_datasets.builders.systematicity",
+        card=card_text.card_info(s, processed.seen.describe(), quality),
+        configs=card_text.config_infos(),
+        parameters={k: v for k, v in asdict(s).items() if k != "progress"},
+        seed=s.seed,
+        models=dict(inputs.models, parser=quality["parser"]),
+    )
+    manifest.add_inputs(inputs.regions, inputs.image_data, inputs.graphs, *inputs.vocab_files)
+    # the training corpus files, as parse-corpus described them (size and SHA-256)
+    manifest.inputs += [InputFile(**f) for f in processed.seen.manifest.get("inputs") or []]
+    manifest.drops.merge(inputs.drops)
+    return manifest
+
+
+def _write(
+    s: SystematicitySettings,
+    inputs: SystematicityInputs,
+    tables: Tables,
+    manifest: BuildManifest,
+    scratch: Path,
+) -> Path:
+    """Write the dataset folder (with ``--counter-pool``, the ``groups`` and ``groups_comp``
+    configs first)."""
+    from crepe_datasets.builders.writer import write_dataset
+    from crepe_datasets.scenegraph.crops import ImageCropper
+
+    cropper = ImageCropper(s.images, manifest.drops) if s.images else None
+    schemas = features(cropper is not None)
+    if s.counter_pool:
+        from crepe_datasets.builders.counter_images.systematicity import add_groups
+
+        for config, comp in (("groups", False), ("groups_comp", True)):
+            schemas[config] = add_groups(
+                s.vg, s.counter_pool, tables, inputs.infos, manifest, scratch, s.seed,
+                s.cache_dir, comp,
+            )  # fmt: skip
+    return write_dataset(
+        s.out,
+        tables,
+        manifest,
+        features=schemas,
+        images=cropper,
+        allow_failed_checks=s.allow_failed_checks,
+    )
 
 
 __all__ = ["SPLITS", "SystematicitySettings", "build_systematicity"]

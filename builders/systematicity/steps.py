@@ -1,0 +1,213 @@
+"""The steps of a crepe-systematicity build (:func:`crepe_datasets.builders.systematicity.build.build_systematicity`).
+
+:func:`read_inputs` checks and reads the Visual Genome files and makes the ranker, the NLI
+filter and the spelling corrector; :func:`process_regions` resolves the seen tables and runs
+the region texts through the engine into spooled tables, a :class:`ProcessedTables`; the
+summary is :mod:`crepe_datasets.builders.systematicity.summary`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from crepe_datasets.builders.productivity.spool import SpooledRows
+from crepe_datasets.builders.systematicity.negatives import Refiner
+from crepe_datasets.builders.systematicity.pipeline import GraphLookup, batches, process_batch
+from crepe_datasets.builders.systematicity.rows import CONFIG_SPLITS, features
+from crepe_datasets.generators.balance.corpus_lm import corpus_lm
+from crepe_datasets.infra.errors import CrepeInputError
+from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.scenegraph.seen import SeenTables
+from crepe_datasets.scenegraph.vg.images import ImageInfo
+
+if TYPE_CHECKING:
+    from crepe_datasets.builders.systematicity.build import SystematicitySettings
+
+VG_FILES = ("region_descriptions.json", "image_data.json", "scene_graphs.json")
+BATCH_IMAGES = 64
+
+Tables = dict[str, dict[str, SpooledRows]]
+"""Rows of every config and split (``tables[config][split]``)."""
+
+
+@dataclass(frozen=True)
+class SystematicityInputs:
+    """The checked inputs of a build and the components made from them.
+
+    Attributes:
+        regions: ``region_descriptions.json``.
+        image_data: ``image_data.json``.
+        graphs: ``scene_graphs.json``.
+        infos: every image of ``image_data.json``, by string id.
+        drops: the build's drop log (already holding the drops of ``image_data.json``).
+        ranker: the plausibility ranker of the negatives.
+        entailed: the NLI entailment test, or ``None`` without ``--nli``.
+        models: the manifest's models (``parser`` still empty, filled once it is measured).
+        vocab_files: Visual Genome files of the protected spelling vocabulary.
+        corrector: the spelling corrector of the region texts.
+    """
+
+    regions: Path
+    image_data: Path
+    graphs: Path
+    infos: dict[str, ImageInfo]
+    drops: DropLog
+    ranker: Any
+    entailed: Callable[..., Any] | None
+    models: dict[str, str]
+    vocab_files: tuple[Path, ...]
+    corrector: Any
+
+
+@dataclass(frozen=True)
+class ProcessedTables:
+    """The spooled tables of every config and what was counted on the way.
+
+    Attributes:
+        tables: rows of every config and split.
+        stats: images read, regions parsed and one-compound captions per split.
+        seen: the training corpus's seen tables.
+        seen_info: where the seen tables came from.
+        refiner: the adversarial refinement's state (its ``stats`` go into the summary).
+    """
+
+    tables: Tables
+    stats: Counter
+    seen: SeenTables
+    seen_info: dict[str, Any]
+    refiner: Refiner
+
+
+def check_inputs(s: SystematicitySettings) -> list[Path]:
+    """The Visual Genome files of ``s.vg``, in the order of :data:`VG_FILES`.
+
+    Args:
+        s: inputs and settings.
+
+    Raises:
+        CrepeInputError: a file is missing, both or neither of ``--seen`` and ``--training``
+            were given, or ``--chunk-texts`` is below 1.
+    """
+    folder = Path(s.vg)
+    paths = [folder / name for name in VG_FILES]
+    for p in paths:
+        if not p.is_file():
+            raise CrepeInputError(f"--vg {folder} has no {p.name}; give the Visual Genome folder.")
+    if bool(s.seen) == bool(s.training):
+        raise CrepeInputError("give exactly one of --seen FOLDER or --training KIND:PATH.")
+    if s.chunk_texts < 1:
+        raise CrepeInputError(f"--chunk-texts must be at least 1, got {s.chunk_texts}.")
+    return paths
+
+
+def make_ranker(s: SystematicitySettings) -> Any:
+    """The plausibility ranker: the masked LM ``s.mlm``, else the word-frequency bigram LM."""
+    if s.mlm:
+        from crepe_datasets.generators.filters.plausibility import PlausibilityRanker
+
+        return PlausibilityRanker(s.mlm)
+    from crepe_datasets.generators.balance.frequency_lm import FrequencyLMRanker
+
+    return FrequencyLMRanker()
+
+
+def read_inputs(s: SystematicitySettings) -> SystematicityInputs:
+    """Check the inputs, read the image data and make the ranker, NLI filter and corrector.
+
+    Args:
+        s: inputs and settings.
+
+    Returns:
+        The inputs, with a new drop log.
+
+    Raises:
+        CrepeInputError: see :func:`check_inputs`.
+    """
+    from crepe_datasets.builders.systematicity.spelling import SpellingCorrector, vg_vocabulary
+    from crepe_datasets.scenegraph.visual_genome import read_image_data
+
+    regions, image_data, graphs = check_inputs(s)
+    drops = DropLog()
+    infos = read_image_data(image_data, drops)
+    ranker = make_ranker(s)
+    entailed, models = None, {"parser": "", "plausibility": ranker.describe()["model"]}
+    if s.nli:
+        from crepe_datasets.generators.filters.entailment import EntailmentFilter
+
+        entailed, models["nli"] = EntailmentFilter(s.nli).entailed, s.nli
+    vocabulary, vocab_files = vg_vocabulary(s.vg)
+    return SystematicityInputs(
+        regions, image_data, graphs, infos, drops, ranker, entailed, models,
+        tuple(vocab_files), SpellingCorrector(vocabulary),
+    )  # fmt: skip
+
+
+def open_tables(scratch: Path) -> Tables:
+    """Empty spooled tables of every config and split of :data:`CONFIG_SPLITS`.
+
+    Args:
+        scratch: folder of the spools.
+    """
+    schemas = features(False)
+    return {
+        c: {sp: SpooledRows(scratch / c / sp, schemas[c].arrow_schema) for sp in splits}
+        for c, splits in CONFIG_SPLITS.items()
+    }
+
+
+def process_regions(
+    s: SystematicitySettings, inputs: SystematicityInputs, scratch: Path
+) -> ProcessedTables:
+    """Resolve the seen tables and run every image's region texts through the engine.
+
+    Args:
+        s: inputs and settings.
+        inputs: the checked inputs; their drop log receives every drop.
+        scratch: folder of the spools (and of the corpus LM).
+
+    Returns:
+        The filled tables, the counts, the seen tables and the refiner.
+    """
+    from tqdm import tqdm
+
+    from crepe_datasets.builders.engines import make_engine
+    from crepe_datasets.builders.systematicity.seen_source import resolve_seen
+    from crepe_datasets.builders.systematicity.texts import image_texts, parsed_images
+    from crepe_datasets.scenegraph.visual_genome import iter_regions, iter_scene_graphs
+
+    drops, infos = inputs.drops, inputs.infos
+    with make_engine(s.engine, s.workers, s.scheduler) as engine:
+        seen, seen_info = resolve_seen(
+            s.seen, s.training, engine, s.min_count, s.spacy_model, s.cache_dir, s.progress
+        )
+        tables = open_tables(scratch)
+        ctx = {
+            "seen": seen,
+            "graphs": GraphLookup(iter_scene_graphs(inputs.graphs, drops, infos), drops=drops),
+            "ranker": inputs.ranker,
+            "entailed": inputs.entailed,
+            "seed": s.seed,
+            "one_atom": s.one_atom_sets,
+            "refiner": Refiner(
+                corpus_lm=corpus_lm(s.training, scratch), foil_cap=s.foil_cap, foil_rate=s.foil_rate
+            ),
+        }
+        stats: Counter = Counter()
+        images = image_texts(
+            iter_regions(inputs.regions, drops, infos), infos, inputs.corrector, drops
+        )
+        if s.limit is not None:
+            images = itertools.islice(images, s.limit)
+        bar = tqdm(desc="systematicity", unit=" images", disable=not s.progress)
+        for batch in batches(
+            parsed_images(images, engine, s.spacy_model, s.chunk_texts), BATCH_IMAGES
+        ):
+            process_batch(batch, ctx, tables, stats, drops)
+            bar.update(len(batch))
+        bar.close()
+    return ProcessedTables(tables, stats, seen, seen_info, ctx["refiner"])
