@@ -15,44 +15,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.builders.bindsplit.benchmarks import get_benchmark
-from crepe_datasets.builders.bindsplit.labels import BUCKETS, SPLITS, label_sample, summarize
-from crepe_datasets.builders.bindsplit.rows import features_for, sample_row, table_rows
-from crepe_datasets.builders.bindsplit.training_table import build_training_table, table_summary
+from crepe_datasets.builders.bindsplit.benchmarks import Benchmark
+from crepe_datasets.builders.bindsplit.steps import (
+    Training,
+    choose_benchmarks,
+    dataset_tables,
+    label_benchmark,
+    load_training,
+)
+from crepe_datasets.builders.bindsplit.summary import PAPER, BindSplitSummary
 from crepe_datasets.cards import citations
 from crepe_datasets.cards.manifest import BuildManifest
-from crepe_datasets.cards.metadata import CardInfo, ConfigInfo, TaskSpec
-from crepe_datasets.infra.errors import CrepeInputError
-from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.cards.metadata import CardInfo
 from crepe_datasets.infra.version import __version__
 
-# Published reference figures (SPEC §4), copied into the summary for comparison.
-PAPER = {
-    "aro_vga": {
-        "training": "COCO train 2014 (410,340 captions; table of 131,556 rows)",
-        "kept": 26508,
-        "excluded": 2240,
-        "buckets": dict(zip(BUCKETS, (4329, 2971, 5270, 13186, 5, 433, 314), strict=True)),
-        "rates": {
-            "strict": {"all_seen": 0.163, "all_unseen": 0.028},
-            "loose": {"all_seen": 0.276, "all_unseen": 0.012},
-        },
-        "asymmetry": {
-            "full": {"positive": 0.798, "negative": 0.418},
-            "mixed": {"positive": 0.769, "negative": 0.309},
-        },
-    },
-    "bivlc": {
-        "samples": 2933,
-        "collapsed": {"seen": 925, "mixed": 1361, "unseen": 54},
-        "excluded": 593,
-    },
-    "vismin": {
-        "samples": 2084,
-        "collapsed": {"seen": 822, "mixed": 774, "unseen": 48},
-        "excluded": 440,
-    },
-}
+__all__ = ["PAPER", "BindSplitSettings", "build_bindsplit"]
 
 
 @dataclass
@@ -102,73 +79,50 @@ def _card(training: dict[str, Any], configs: list[str]) -> CardInfo:
 def build_bindsplit(settings: BindSplitSettings) -> tuple[Path, BuildManifest]:
     """Build the dataset folder; return it and its manifest (``manifest.summary`` holds every count).
 
+    The steps: :func:`~crepe_datasets.builders.bindsplit.steps.choose_benchmarks`,
+    :func:`~crepe_datasets.builders.bindsplit.steps.load_training`, :func:`_manifest`,
+    :func:`~crepe_datasets.builders.bindsplit.steps.label_benchmark` per benchmark,
+    :func:`~crepe_datasets.builders.bindsplit.steps.dataset_tables`, the
+    :class:`~crepe_datasets.builders.bindsplit.summary.BindSplitSummary` and the writer.
+
+    Args:
+        settings: inputs and settings.
+
     Raises:
         CrepeInputError: no benchmark given, a wrong name or path, or an empty training corpus.
     """
-    from crepe_datasets.builders.bindsplit.extract import load_extractor_nlp
     from crepe_datasets.builders.writer import write_dataset
+
+    chosen = choose_benchmarks(settings)
+    training = load_training(settings)
+    manifest = _manifest(settings, training, chosen)
+    results = [label_benchmark(bench, path, training) for bench, path in chosen]
+    tables, features = dataset_tables(manifest, results, training.table)
+    summary = BindSplitSummary(training.summary, [(r.bench.config, r.stats) for r in results])
+    manifest.summary = summary.to_dict()
+    out = write_dataset(settings.out, tables, manifest, features=features)
+    return out, manifest
+
+
+def _manifest(
+    settings: BindSplitSettings, training: Training, chosen: Sequence[tuple[Benchmark, Path]]
+) -> BuildManifest:
+    """The manifest before its configs and summary: card, parameters, inputs, training drops."""
     from crepe_datasets.infra.resources import spacy_model_version
     from crepe_datasets.sources.corpus import corpus_files
 
-    if not settings.benchmarks:
-        raise CrepeInputError("give at least one --benchmark NAME with its --benchmark-path PATH.")
-    chosen = [(get_benchmark(name), Path(path)) for name, path in settings.benchmarks]
-    configs = [b.config for b, _ in chosen]
-    if len(set(configs)) != len(configs):
-        raise CrepeInputError(
-            f"each benchmark may be given once; got {', '.join(n for n, _ in settings.benchmarks)}."
-        )
-    for bench, path in chosen:
-        if not path.exists():
-            raise CrepeInputError(f"--benchmark-path {path} for {bench.name} does not exist.")
-    nlp = load_extractor_nlp(settings.spacy_model)
-    table = build_training_table(
-        settings.training, cache_dir=settings.cache_dir, nlp=nlp, progress=settings.progress
-    )
-    training = table_summary(table)
     manifest = BuildManifest(
         dataset="crepe-bindsplit",
         version=settings.version,
         builder="crepe_datasets.builders.bindsplit",
-        card=_card(training, configs),
+        card=_card(training.summary, [b.config for b, _ in chosen]),
         seed=settings.seed,
         parameters={
             "training": settings.training,
             "benchmarks": [[n, str(p)] for n, p in settings.benchmarks],
         },
-        models={"spacy": spacy_model_version(nlp)},
+        models={"spacy": spacy_model_version(training.nlp)},
     )
     manifest.add_inputs(*corpus_files(settings.training), *(p for _, p in chosen))
-    manifest.drops.merge(table.drops)
-    tables: dict[str, dict[str, list]] = {}
-    features: dict[str, Any] = {}
-    summary: dict[str, Any] = {"training_table": training, "benchmarks": {}}
-    for bench, path in chosen:
-        drops = DropLog()
-        labelled = [label_sample(s, table.lookup) for s in bench.read(path, drops, nlp)]
-        stats = summarize(labelled)
-        stats["excluded"] = drops.total(bench.stage)
-        stats["source_drops"] = drops.total() - stats["excluded"]
-        stats["exclusions"] = drops.to_dict()
-        if bench.config in PAPER:
-            stats["paper"] = PAPER[bench.config]
-        summary["benchmarks"][bench.config] = stats
-        manifest.drops.merge(drops)
-        # An empty split is left out: a parquet file without rows cannot be opened by load_dataset.
-        rows = {s: [sample_row(x, bench.task) for x in labelled if x.split == s] for s in SPLITS}
-        stats["empty_splits"] = [s for s in SPLITS if not rows[s]]
-        if any(rows.values()):
-            task = TaskSpec(type=bench.task)
-            manifest.configs[bench.config] = ConfigInfo(bench.config, bench.description, task)
-            tables[bench.config] = {s: r for s, r in rows.items() if r}
-            features[bench.config] = features_for(bench.task)
-    manifest.configs["training_table"] = ConfigInfo(
-        "training_table",
-        "the reference training binding table",
-        TaskSpec(type="none", negatives_column=None),
-    )
-    tables["training_table"] = {"train": table_rows(table.counts)}
-    features["training_table"] = features_for("none")
-    manifest.summary = summary
-    out = write_dataset(settings.out, tables, manifest, features=features)
-    return out, manifest
+    manifest.drops.merge(training.table.drops)
+    return manifest

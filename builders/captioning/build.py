@@ -13,21 +13,26 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
-from crepe_datasets.builders.captioning import configs as C
 from crepe_datasets.builders.captioning import rows as R
 from crepe_datasets.builders.captioning import splits as S
 from crepe_datasets.builders.captioning.images import WholeImages
-from crepe_datasets.builders.captioning.inputs import attach_facts, coco_path, read_images
-from crepe_datasets.builders.captioning.instances import STAGE as DENSITY_STAGE
-from crepe_datasets.builders.captioning.instances import read_box_counts
-from crepe_datasets.builders.captioning.pairs import load_pairs, load_synonyms
+from crepe_datasets.builders.captioning.steps import (
+    CaptioningInputs,
+    Splits,
+    make_splits,
+    parse_captions,
+    read_inputs,
+    summarize,
+)
+from crepe_datasets.builders.captioning.summary import PAPER_SIZES
 from crepe_datasets.cards.manifest import BuildManifest
 from crepe_datasets.cards.metadata import CardInfo
-from crepe_datasets.infra.errors import CrepeInputError
-from crepe_datasets.infra.provenance import DropLog, combined_checksum, describe_inputs
 from crepe_datasets.infra.version import __version__
 from crepe_datasets.validation.captioning import check_captioning
+
+__all__ = ["PAPER_SIZES", "CaptioningSettings", "build_captioning"]
 
 COMBINE_TO_DESCRIBE = """@inproceedings{pantazopoulos2022combine,
   title     = {Combine to Describe: Evaluating Compositional Generalization in Image Captioning},
@@ -41,15 +46,6 @@ CITATION = """@inproceedings{nikolaus2019compositional,
   booktitle = {Proceedings of the 23rd Conference on Computational Natural Language Learning (CoNLL)},
   year      = {2019}
 }"""
-PAPER_SIZES = {
-    "productivity_length": {
-        "train": S.PAPER_TRAIN_IMAGES,
-        "validation": S.PAPER_TEST_SIZE,
-        "test_rich": S.PAPER_TEST_SIZE,
-        "test_base": S.PAPER_TEST_SIZE,
-    },
-    "systematicity": "test_no_comb has as many images as test_comb, per pair",
-}
 CARD_TABLES = {
     "pairs": "systematicity",
     "length": "productivity_length",
@@ -118,78 +114,57 @@ def _card(s: CaptioningSettings, size: int, n: int, tables: dict[str, str]) -> C
 def build_captioning(s: CaptioningSettings) -> tuple[Path, BuildManifest]:
     """Build the dataset folder; return it and its manifest.
 
+    The steps: :func:`~crepe_datasets.builders.captioning.steps.read_inputs`,
+    :func:`~crepe_datasets.builders.captioning.steps.parse_captions`,
+    :func:`~crepe_datasets.builders.captioning.steps.make_splits`, :func:`_manifest`,
+    :func:`~crepe_datasets.builders.captioning.steps.summarize`, the checks and :func:`_write`.
+
+    Args:
+        s: inputs and settings.
+
     Raises:
         CrepeInputError: no or bad captions file, bad pairs / synonyms / instances file.
     """
-    from crepe_datasets.builders.engines.base import make_engine
-    from crepe_datasets.builders.writer import write_dataset
+    inputs = read_inputs(s)
+    parse = parse_captions(s, inputs)
+    splits = make_splits(s, inputs)
+    manifest = _manifest(s, inputs, parse, splits)
+    manifest.summary = summarize(s, inputs, parse, splits).to_dict()
+    tables = {name: r.rows for name, r in splits.results.items()}
+    manifest.validation = {"invariants": check_captioning(tables, manifest.summary)}
+    return _write(s, tables, manifest), manifest
 
-    if not s.captions:
-        raise CrepeInputError("give at least one --captions coco:PATH (a COCO captions JSON file).")
-    paths = [coco_path(c) for c in s.captions]
-    if len({p.resolve() for p in paths}) != len(paths):
-        raise CrepeInputError(
-            "a --captions file is given twice; give each COCO captions file once."
-        )
-    pairs, groups = load_pairs(s.pairs), load_synonyms(s.synonyms)
-    drops = DropLog()
-    images = read_images(paths, drops)
-    checksum = combined_checksum(describe_inputs(paths))
-    with make_engine(s.engine, s.workers, s.scheduler) as engine:
-        parse = attach_facts(
-            images,
-            checksum,
-            engine,
-            cache_dir=s.cache_dir,
-            model=s.spacy_model,
-            progress=s.progress,
-        )
-    size = S.scaled_size(len(images), s.split_size)
-    results = {
-        "systematicity": C.systematicity(images, pairs, size, s.seed),
-        "productivity_length": C.productivity_length(images, size, s.seed),
-        "substitutivity": C.substitutivity(images, groups),
-    }
-    if s.instances:
-        boxes = read_box_counts([Path(p) for p in s.instances], drops)
-        for i in images:
-            if i not in boxes:
-                drops.drop(DENSITY_STAGE, "image_not_in_instances", f"image_id {i}")
-        dsize = S.scaled_size(sum(1 for i in images if i in boxes), s.split_size)
-        results["productivity_density"] = C.productivity_density(images, boxes, dsize, s.seed)
-    for name, result in results.items():
-        expected = list(images) if name != "productivity_density" else list(result.split_of)
-        S.check_partition(expected, result.split_of)
+
+def _manifest(
+    s: CaptioningSettings, inputs: CaptioningInputs, parse: dict[str, Any], splits: Splits
+) -> BuildManifest:
+    """The manifest before its summary and validation: card, configs, parameters, inputs, drops."""
+    results = splits.results
     card_tables = {k: results[c].card_table for k, c in CARD_TABLES.items() if c in results}
     manifest = BuildManifest(
         dataset="crepe-captioning",
         version=s.version,
         builder="crepe_datasets.builders.captioning",
-        card=_card(s, size, len(images), card_tables),
+        card=_card(s, splits.size, len(inputs.images), card_tables),
         configs=R.config_infos(list(results)),
         parameters={k: v for k, v in asdict(s).items() if k not in ("progress", "cache_dir")},
         seed=s.seed,
         models={"spacy": parse["spacy_model"], "caption_parser": parse["parser_version"]},
     )
-    manifest.add_inputs(*paths, *[Path(p) for p in s.instances])
+    manifest.add_inputs(*inputs.paths, *[Path(p) for p in s.instances])
     manifest.add_inputs(*[Path(p) for p in (s.pairs, s.synonyms) if p])
-    manifest.drops.merge(drops)
-    manifest.summary = {
-        "images": len(images),
-        "captions": parse["captions"],
-        "split_size": size,
-        "size_rule": "given by --split-size" if s.split_size else S.SIZE_RULE,
-        "paper_sizes": PAPER_SIZES,
-        "pairs": results["systematicity"].stats,
-        "substitutivity": results["substitutivity"].stats,
-        "density": results["productivity_density"].stats
-        if "productivity_density" in results
-        else "not built: no --instances given",
-        "parse": {k: v for k, v in parse.items() if k != "cache_path"},
-    }
-    tables = {name: r.rows for name, r in results.items()}
-    manifest.validation = {"invariants": check_captioning(tables, manifest.summary)}
+    manifest.drops.merge(inputs.drops)
+    return manifest
+
+
+def _write(
+    s: CaptioningSettings,
+    tables: dict[str, dict[str, list[dict[str, Any]]]],
+    manifest: BuildManifest,
+) -> Path:
+    """Write the dataset folder (with ``--images``, each image embedded as an ``image`` column)."""
+    from crepe_datasets.builders.writer import write_dataset
+
     images_col = WholeImages(s.images, manifest.drops) if s.images else None
     features = {c: R.features(c, images_col is not None) for c in tables}
-    out = write_dataset(s.out, tables, manifest, features=features, images=images_col)
-    return out, manifest
+    return write_dataset(s.out, tables, manifest, features=features, images=images_col)

@@ -7,6 +7,7 @@ import json
 import pytest
 from datasets import load_dataset
 
+from crepe_datasets.builders.bindsplit.summary import PAPER, BenchmarkStats, BindSplitSummary
 from crepe_datasets.scripts.cli import main
 from tests.conftest import assert_validate_reruns_the_build
 
@@ -102,6 +103,23 @@ def test_other_configs_manifest_and_card(built) -> None:
     assert manifest["drops"]["bindsplit_aro_vga"] == {"neither_matches": 1}
     card = (out / "README.md").read_text()
     assert summary["training_table"]["checksum"] in card
+    # BindSplitSummary.to_dict gives the summary back, in the build's order: benchmarks as given,
+    # ``paper`` only for a benchmark with published figures, ``empty_splits`` last
+    tail = ("excluded", "source_drops", "exclusions", "paper", "empty_splits")
+    typed = BindSplitSummary(
+        summary["training_table"],
+        [
+            (c, BenchmarkStats({k: v for k, v in b.items() if k not in tail}, *map(b.get, tail)))
+            for c, b in summary["benchmarks"].items()
+        ],
+    ).to_dict()
+    assert typed == summary and list(typed) == [
+        "training_table",
+        "benchmarks",
+    ]
+    assert list(typed["benchmarks"]["aro_vga"])[-5:] == list(tail)
+    assert list(typed["benchmarks"]["sugarcrepe_swap_att"])[-4:] == [*tail[:3], tail[4]]
+    assert typed["benchmarks"]["aro_vga"]["paper"] == PAPER["aro_vga"]
 
 
 def test_cli_errors(tmp_path, capsys) -> None:

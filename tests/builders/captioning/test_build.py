@@ -10,6 +10,7 @@ from datasets import load_dataset
 
 from crepe_datasets.builders.captioning.concepts import parse_facts
 from crepe_datasets.builders.captioning.pairs import load_pairs, pairs_in
+from crepe_datasets.builders.captioning.summary import CaptioningSummary
 from crepe_datasets.scripts.cli import main
 from tests.builders.captioning.helpers import (
     SUBSET_IMAGES,
@@ -64,6 +65,18 @@ def test_train_has_no_heldout_pair_and_test_no_comb_is_balanced(built) -> None:
     )  # parsed again, independently of the build
     assert all(r["heldout_pairs"] for r in rows["test_comb"])
     summary = json.loads((folder / "build_manifest.json").read_text())["summary"]
+    typed = CaptioningSummary(**summary).to_dict()
+    assert typed == summary and list(typed) == [  # in the build's order
+        "images",
+        "captions",
+        "split_size",
+        "size_rule",
+        "paper_sizes",
+        "pairs",
+        "substitutivity",
+        "density",
+        "parse",
+    ]
     for pid, stats in summary["pairs"].items():
         comb = sum(pid in r["heldout_pairs"] for r in rows["test_comb"])
         no_comb = [r for r in rows["test_no_comb"] if r["no_comb_pair"] == pid]
