@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import signal
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -165,13 +167,56 @@ class _Gathered:
         return self.out
 
 
-def _loader(dataset, model: EncoderModel, workers: int, **kwargs):
+class _CtrlCInMainOnly:
+    """A DataLoader whose worker processes start with SIGINT blocked (they inherit the signal
+    mask): Ctrl-C, sent to the whole process group, reaches only the main process, which stops
+    the workers as it unwinds. A worker that is still starting when Ctrl-C comes would otherwise
+    die with a traceback of its own; a Ctrl-C while the workers start waits until they have."""
+
+    def __init__(self, loader) -> None:
+        self.loader = loader
+
+    def __iter__(self):
+        if not self.loader.num_workers or not hasattr(signal, "pthread_sigmask"):
+            return iter(self.loader)
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return iter(self.loader)  # starts the workers
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _quiet_resource_sharer(previous=threading.excepthook) -> None:
+    """Silence the broken pipe that multiprocessing's resource-sharer thread (the main process's
+    server of tensors' file descriptors to DataLoader workers) raises when a worker is stopped
+    in the middle of a hand-over, as after Ctrl-C: a traceback after "aborted" for nothing."""
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        tb, frames = args.exc_traceback, []
+        while tb is not None:
+            frames.append(tb.tb_frame.f_code.co_filename)
+            tb = tb.tb_next
+        stopped = args.exc_type is not None and issubclass(
+            args.exc_type, (BrokenPipeError, ConnectionResetError)
+        )
+        if not (stopped and any(f.endswith("resource_sharer.py") for f in frames)):
+            previous(args)
+
+    threading.excepthook = hook
+
+
+def _loader(dataset, model: EncoderModel, workers: int, **kwargs) -> _CtrlCInMainOnly:
     import torch
 
-    return torch.utils.data.DataLoader(
+    if workers and not getattr(threading.excepthook, "__qualname__", "").startswith(
+        "_quiet_resource_sharer"
+    ):
+        _quiet_resource_sharer()
+
+    return _CtrlCInMainOnly(torch.utils.data.DataLoader(
         dataset, shuffle=False, num_workers=workers, pin_memory=model.device.startswith("cuda"),
         persistent_workers=False, **kwargs,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def encode_images(

@@ -31,7 +31,7 @@ def assert_ctrl_c_ends(proc: subprocess.Popen, workers: list[int], within_s: flo
     assert time.time() - interrupted < within_s
     assert proc.returncode == 130
     text = err.decode()
-    assert "Traceback" not in text and text.strip().endswith("aborted")
+    assert "Traceback" not in text and text.strip().endswith("aborted"), text[-2000:]
     time.sleep(0.5)
     assert not [
         p for p in workers if psutil.pid_exists(p) and psutil.Process(p).status() != "zombie"
