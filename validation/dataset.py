@@ -203,5 +203,5 @@ def validate_dataset(
     with_negatives = {c: t for c, t in common.items() if _has_negatives(manifest, c, t)}
     result.shortcuts = audit_rows(with_negatives)
     result.blind = blind_audit(with_negatives, lm_corpus)
-    result.trained = trained_audit(with_negatives, dataset=manifest.dataset)
+    result.trained = trained_audit(with_negatives)
     return result

@@ -54,12 +54,6 @@ from crepe_datasets.generators.balance.shortcuts import MARGIN
 FOLDS = 5
 MIN_SETS = 50
 TARGETS: dict[str, float] = {"hn_atom": MARGIN, "hn_swap": MARGIN}
-# Datasets whose trained-audit figures are reported but decide nothing, and why (shown in reports)
-REPORTED_ONLY: dict[str, str] = {
-    "crepe-systematicity": "its HN-ATOM sets are one-compound captions whose four negatives "
-    "replace the same one or two words, so the foil ledger cannot balance a split's words as it "
-    "does for productivity (known open problem; the figures are reported, not judged)",
-}
 TOP_FEATURES = 12
 MODELS: dict[str, str] = {
     "ngram_logreg": "TF-IDF word 1-2-grams + char 2-5-grams (char_wb), logistic regression (C=1)",
@@ -200,20 +194,15 @@ class TrainedReport:
 
     configs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    reported_only: str | None = None
-
     @property
     def passed(self) -> bool:
-        return self.reported_only is not None or all(
-            c["passed"] for name, c in self.configs.items() if name in TARGETS
-        )
+        return all(c["passed"] for name, c in self.configs.items() if name in TARGETS)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "passed": self.passed,
             "margin": MARGIN,
-            "targets": [c for c in TARGETS if c in self.configs and not self.reported_only],
-            "reported_only": self.reported_only,
+            "targets": [c for c in TARGETS if c in self.configs],
             "folds": FOLDS,
             "min_sets": MIN_SETS,
             "models": dict(MODELS),
@@ -270,14 +259,12 @@ def sets_from_rows(
 def trained_audit(
     tables: Mapping[str, Mapping[str, Iterable[Mapping[str, Any]]]],
     margins: Mapping[str, float] | None = None,
-    dataset: str | None = None,
 ) -> TrainedReport:
     """Audit ``{config: {split: rows}}``; ``margins`` overrides the margin of some configs
     (default: :data:`TARGETS`' margins, the blind audit's ``REPORTED_TARGETS`` (reported, not
-    deciding), chance + 0.05 elsewhere). ``dataset`` (the manifest's name): a dataset of
-    :data:`REPORTED_ONLY` is reported and never fails, with the reason in the report."""
+    deciding), chance + 0.05 elsewhere)."""
     margins = {**REPORTED_TARGETS, **TARGETS, **(margins or {})}
-    report = TrainedReport(reported_only=REPORTED_ONLY.get(dataset or ""))
+    report = TrainedReport()
     for config in sorted(tables):
         sets = sets_from_rows(tables[config])
         if sets:
@@ -293,8 +280,7 @@ def trained_lines(report: Mapping[str, Any]) -> list[str]:
         f"trained blind audit (text-only classifiers, {report.get('folds')}-fold CV grouped by "
         f"image; target <= chance + {report.get('margin')} on "
         f"{', '.join(report.get('targets', [])) or 'none'}): "
-        f"{'passed' if report.get('passed') else 'FAILED'}"
-        + (f" (reported only: {report['reported_only']})" if report.get("reported_only") else ""),
+        f"{'passed' if report.get('passed') else 'FAILED'}",
         f"{'config':<16} {'split':<16} {'sets':>5} {'chance':>6} "
         + " ".join(f"{m:>12}" for m in models),
     ]

@@ -158,7 +158,5 @@ def validation(tables: dict, seen: SeenTables, quality: dict[str, Any]) -> dict[
         "invariants": check_rows(tables).to_dict(),
         "shortcuts": audit_rows({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
         "blind_baselines": blind_audit({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
-        "trained_blind": trained_audit(
-            {c: t for c, t in tables.items() if c != "raw"}, dataset="crepe-systematicity"
-        ).to_dict(),
+        "trained_blind": trained_audit({c: t for c, t in tables.items() if c != "raw"}).to_dict(),
     }

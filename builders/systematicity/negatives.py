@@ -99,6 +99,8 @@ class Pending:
     positives: dict[str, str] = field(default_factory=dict)  # a type's positive, if not caption
     atoms: Counter = field(default_factory=Counter)  # the caption's (kind, word) atoms
     features: Counter = field(default_factory=Counter)  # its graph_features (atoms and pairs)
+    image_id: str = ""
+    graph: SceneGraph | None = None  # the caption's graph
 
     def positive(self, kind: str) -> str:
         """The text the negatives of ``kind`` compete with (the caption unless matched)."""
@@ -247,6 +249,16 @@ class Refiner:
             drops.drop(REFINE_STAGE, f"{kind}_foil_unbalanced", p.key, n=len(ranked) - len(order))
         return [ranked[i] for i in order]
 
+    def forget(self, kind: str, p: Pending) -> None:
+        """Take back a dropped set's positive from its split's foil ledger (:meth:`expect`
+        counted it): a word's bounds then follow the positives the config keeps, so a foil
+        cannot lean on a truth that no kept set holds."""
+        if kind in FOIL_BALANCED_TYPES and self.foil_cap is not None:
+            seen = self.ledgers[p.split].seen
+            seen.subtract(p.atoms)
+            for key in [key for key in p.atoms if seen[key] <= 0]:
+                del seen[key]
+
     def keep(
         self, kind: str, p: Pending, cands: list[TextNegative], states: list, chosen: list[int]
     ) -> None:
@@ -339,10 +351,13 @@ def choose(
     sizes: dict[str, int] | None = None,
     refiner: Refiner | None = None,
     one_atom: bool = False,
+    attested: Callable[[Pending, TextNegative], bool] | None = None,
 ) -> None:
     """Steps 2–4 for a batch of captions: fills each ``Pending.chosen`` (most plausible first
     among the chosen); without ``refiner`` the ``k`` most plausible are taken. ``one_atom``:
-    a set's HN-ATOM negatives come from one of its one-atom groups, tried in turn."""
+    a set's HN-ATOM negatives come from one of its one-atom groups, tried in turn.
+    ``attested``: whether an HN-ATOM candidate is stated by a human annotation of another image
+    (:class:`AttestedFoils`); such candidates go first among equally balancing ones."""
     sizes = sizes or SET_SIZES
     if refiner is not None:
         refiner.expect(pending)
@@ -383,6 +398,8 @@ def choose(
             groups = _atom_groups(ranked_all) if kind == "atom" and one_atom else [ranked_all]
             p.chosen[kind] = []
             for n, ranked in enumerate(groups):
+                if attested is not None and kind == "atom":  # stable: rank order within each
+                    ranked = sorted(ranked, key=lambda x: not attested(p, x[2]))
                 if refiner is not None:
                     ranked = refiner.balanced(kind, p, ranked, drops)
                 if refiner is None or len(ranked) < k:
@@ -407,6 +424,8 @@ def choose(
                         drops.drop(REFINE_STAGE, f"{kind}_other_atom_chosen", p.key, n=rest)
                     break
             if len(p.chosen[kind]) < sizes[kind]:
+                if refiner is not None:
+                    refiner.forget(kind, p)
                 drops.drop(
                     "systematicity_configs",
                     f"hn_{kind}_fewer_than_{sizes[kind]}_negatives",
@@ -414,3 +433,31 @@ def choose(
                 )
     if refiner is not None:
         refiner.finish()
+
+
+class AttestedFoils:
+    """Whether an HN-ATOM candidate is true of a region of another image in the counter-image
+    pool (:func:`~crepe_datasets.builders.counter_images.match.find_counter`: a human annotation
+    states every atom and compound of the negative and contradicts its caption there).
+
+    With ``--counter-pool``, :func:`choose` puts such candidates first among equally balancing
+    ones: a negative that people have said of some image is a plausible sentence (no "road
+    driving on car"), and it can form a counter-image group."""
+
+    def __init__(self, index: Any) -> None:
+        self.index = index
+        self.asked = 0
+        self.found = 0
+
+    def __call__(self, p: Pending, c: TextNegative) -> bool:
+        from crepe_datasets.builders.counter_images.match import find_counter, uncovered_words
+
+        if p.graph is None:
+            return False
+        self.asked += 1
+        found = find_counter(
+            self.index, p.graph, c.graph, p.image_id, None, f"{p.key}:attested",
+            uncovered_words(c.text, c.graph),
+        )  # fmt: skip
+        self.found += not isinstance(found, str)
+        return not isinstance(found, str)

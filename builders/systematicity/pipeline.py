@@ -94,6 +94,7 @@ def process_batch(
             stats[f"one_compound_{c.split}"] += 1
             key = f"{ctx['seed']}:{image.image_id}:{region.region_id}"
             p = Pending(key, region.text, image.captions, c.split)
+            p.image_id, p.graph = str(image.image_id), region.graph  # type: ignore[assignment]
             p.atoms = positive_atoms(region.graph)  # type: ignore[arg-type]
             p.features = graph_features(region.graph)  # type: ignore[arg-type]
             todo.append((p, region, full, c))
@@ -116,6 +117,7 @@ def process_batch(
         ctx["entailed"],
         refiner=ctx.get("refiner"),
         one_atom=ctx.get("one_atom", False),
+        attested=ctx.get("attested"),
     )
     for p, row in pending:
         for kind, chosen in p.chosen.items():

@@ -197,6 +197,13 @@ def process_regions(
                 corpus_lm=corpus_lm(s.training, scratch), foil_cap=s.foil_cap, foil_rate=s.foil_rate
             ),
         }
+        index = None
+        if s.counter_pool:  # HN-ATOM foils that a human annotation states elsewhere go first
+            from crepe_datasets.builders.counter_images.index import open_index
+            from crepe_datasets.builders.systematicity.negatives import AttestedFoils
+
+            index, _ = open_index(s.vg, list(s.counter_pool), s.cache_dir)
+            ctx["attested"] = AttestedFoils(index)
         stats: Counter = Counter()
         images = image_texts(
             iter_regions(inputs.regions, drops, infos), infos, inputs.corrector, drops
@@ -210,4 +217,53 @@ def process_regions(
             process_batch(batch, ctx, tables, stats, drops)
             bar.update(len(batch))
         bar.close()
+        if index is not None:
+            stats["attested_candidates"] = ctx["attested"].found
+            stats["attested_asked"] = ctx["attested"].asked
+            index.close()
+    if s.foil_cap is not None:
+        settle_atom_sets(tables, scratch, s.foil_cap, ctx["refiner"], drops)
     return ProcessedTables(tables, stats, seen, seen_info, ctx["refiner"])
+
+
+def settle_atom_sets(
+    tables: Tables, scratch: Path, cap: int, refiner: Refiner, drops: DropLog
+) -> None:
+    """Drop the ``hn_atom`` sets that leave a word's foil balance beyond its bound over the
+    sets each split keeps (:func:`~crepe_datasets.generators.negatives.settle.settle`),
+    counted (stage ``systematicity_refinement``, ``atom_word_beyond_bound``).
+
+    Args:
+        tables: the spooled tables; each ``hn_atom`` split is rewritten with its kept rows.
+        scratch: folder of the spools.
+        cap: the foil ledger's cap (``--foil-cap``).
+        refiner: its statistics count the sets dropped.
+        drops: the build's drop log.
+    """
+    from crepe_datasets.builders.systematicity.negatives import REFINE_STAGE
+    from crepe_datasets.generators.negatives import from_compact
+    from crepe_datasets.generators.negatives.foil_balance import positive_atoms
+    from crepe_datasets.generators.negatives.settle import settle
+
+    for split, rows in tables["hn_atom"].items():
+        sets = []
+        for row in rows:
+            positive = positive_atoms(from_compact(row["scene_graph"]))
+            delta: Counter = Counter()
+            for graph in row["negative_graphs"]:
+                delta.update(positive_atoms(from_compact(graph)))
+                delta.subtract(positive)
+            sets.append((positive, {w: n for w, n in delta.items() if n}))
+        dropped = set(settle(sets, cap))
+        if not dropped:
+            continue
+        kept = SpooledRows(scratch / "hn_atom-settled" / split, rows.schema)
+        for i, row in enumerate(rows):
+            if i in dropped:
+                drops.drop(
+                    REFINE_STAGE, "atom_word_beyond_bound", f"{row['image_id']}:{row['region_id']}"
+                )
+            else:
+                kept.append(row)
+        tables["hn_atom"][split] = kept
+        refiner.stats.counts["atom"]["sets_dropped_word_bound"] += len(dropped)

@@ -6,6 +6,8 @@ sample: not the LAION build the refinement's tie margin was chosen on.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from crepe_datasets.generators.balance.shortcuts import MARGIN
@@ -54,8 +56,11 @@ def test_refinement_counts_and_hn_comp_inherent_cue(full_build) -> None:
     assert atom["candidates"] > 4 * atom["sets"]  # more candidates than a set needs
     kept = atom["sets"] - atom.get("sets_without_balanced_choice", 0)
     assert atom["discarded"] == atom["candidates"] - 4 * kept
-    assert kept == sum(manifest.counts["hn_atom"].values())
     dropped = manifest.drops.to_dict().get("systematicity_refinement", {})
+    # the sets the word-bound pass took out of what the choice kept, each counted
+    settled = atom.get("sets_dropped_word_bound", 0)
+    assert settled == dropped.get("atom_word_beyond_bound", 0)
+    assert kept - settled == sum(manifest.counts["hn_atom"].values())
     unbalanced = atom.get("sets_without_balanced_choice", 0)
     assert (dropped.get("atom_no_balanced_choice", 0) > 0) == (unbalanced > 0)
     assert dropped.get("atom_no_balanced_choice", 0) <= atom["discarded"]
@@ -63,3 +68,42 @@ def test_refinement_counts_and_hn_comp_inherent_cue(full_build) -> None:
     assert comp["inherent_cue"].startswith("length") and not comp["target"]
     card = (folder / "README.md").read_text()
     assert "Known inherent cue of `hn_comp`" in card and "adversarial refinement" in card
+
+
+def test_kept_sets_hold_every_word_near_its_bound(full_build) -> None:
+    """Over the sets each split keeps, a word's foil uses minus truth uses stays within the
+    foil cap + SETTLE_RATE x its occurrences in the kept positives (a word no drop could bring
+    closer, such as a truth replaced by all four negatives of the one set holding it, may exceed
+    it by less than one)."""
+    import pyarrow.parquet as pq
+
+    from crepe_datasets.generators.negatives import from_compact
+    from crepe_datasets.generators.negatives.foil_balance import DEFAULT_CAP, positive_atoms
+    from crepe_datasets.generators.negatives.settle import SETTLE_RATE
+
+    folder, manifest = full_build
+    files = sorted((folder / "data" / "hn_atom").glob("*.parquet"))
+    assert files
+    for path in files:
+        surplus, occurrences = Counter(), Counter()
+        for row in pq.read_table(path).to_pylist():
+            positive = positive_atoms(from_compact(row["scene_graph"]))
+            occurrences.update(positive)
+            for graph in row["negative_graphs"]:
+                surplus.update(positive_atoms(from_compact(graph)))
+                surplus.subtract(positive)
+        beyond = {
+            w: s for w, s in surplus.items() if abs(s) > DEFAULT_CAP + SETTLE_RATE * occurrences[w]
+        }
+        assert all(
+            abs(s) < DEFAULT_CAP + SETTLE_RATE * occurrences[w] + 1 for w, s in beyond.items()
+        )
+    balance = manifest.summary["foil_balance"]["hn_atom"]
+    assert balance["worst_split_foil_only_max_uses"] <= DEFAULT_CAP
+
+
+def test_trained_blind_audit_of_hn_atom_is_near_chance(full_build) -> None:
+    _, manifest = full_build
+    atom = manifest.validation["trained_blind"]["configs"]["hn_atom"]
+    assert atom["judged"] and atom["passed"]
+    assert atom["all"]["best_r1"] <= atom["all"]["chance"] + MARGIN

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
-from crepe_datasets.builders.systematicity.negatives import Refiner
+from crepe_datasets.builders.systematicity.negatives import AttestedFoils, Pending, Refiner
+from crepe_datasets.generators.negatives.comp import TextNegative
 from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.scenegraph.types import SceneGraph, SGObject
+from tests.builders.counter_images.conftest import pool_index  # noqa: F401 (fixture)
 
 
 def _sets(n: int, seed: int) -> list[list[tuple[int, int]]]:
@@ -30,3 +34,35 @@ def test_each_split_is_balanced_on_its_own() -> None:
         == alone.balances["atom/unseen_compounds"].seen
     )
     assert set(mixed.balances) == {"atom/"}
+
+
+def test_a_dropped_set_is_taken_back_from_its_ledger() -> None:
+    refiner = Refiner()
+    kept, dropped = (
+        Pending("0:1:1", "a red chair", set(), "seen_compounds"),
+        Pending("0:1:2", "a red couch", set(), "seen_compounds"),
+    )
+    kept.atoms = Counter({("attribute", "red"): 1, ("object", "chair"): 1})
+    dropped.atoms = Counter({("attribute", "red"): 1, ("object", "couch"): 1})
+    refiner.expect([kept, dropped])
+    ledger = refiner.ledgers["seen_compounds"]
+    assert ledger.bound("object", "couch") == ledger.cap + ledger.rate
+    refiner.forget("atom", dropped)
+    # "couch" is in no kept positive any more: a foil "couch" gets only the cap
+    assert ledger.bound("object", "couch") == ledger.cap
+    assert ledger.seen == kept.atoms
+
+
+def _chair(attribute: str) -> SceneGraph:
+    return SceneGraph([SGObject(0, "chair", (attribute,))], [])
+
+
+def test_attested_foils_are_those_a_pool_region_states(pool_index) -> None:  # noqa: F811
+    index, _, _ = pool_index
+    attested = AttestedFoils(index)
+    p = Pending("0:4:1947", "a purple chair", set(), "unseen_compounds")
+    p.image_id, p.graph = "4", _chair("purple")
+    red = TextNegative("atom", "atom:attribute", "a red chair", _chair("red"), ("red",))
+    odd = TextNegative("atom", "atom:attribute", "a ribbed chair", _chair("ribbed"), ("ribbed",))
+    assert attested(p, red) and not attested(p, odd)
+    assert (attested.asked, attested.found) == (2, 1)
