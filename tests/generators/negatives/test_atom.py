@@ -7,9 +7,15 @@ from collections import Counter
 
 import pytest
 
-from crepe_datasets.generators.negatives.atom import MAX_ATOM_GROUPS, atom_groups, atom_negatives
+from crepe_datasets.generators.negatives.atom import (
+    CHECK_STAGE,
+    MAX_ATOM_GROUPS,
+    atom_groups,
+    atom_negatives,
+)
 from crepe_datasets.generators.negatives.foils import attribute_foils, object_foils, relation_foils
 from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 
@@ -59,10 +65,13 @@ def test_object_foil_annotated_on_the_same_box_is_not_used():
     g = image_graph()
     g.objects.append(SGObject(9, "woman", (), Box(0, 0, 100, 300)))  # same box as man 1
     sub = subgraph(g, [1], [], drop_attrs={1: ("tall",)})
+    drops = DropLog()
     names = {
-        c.graph.objects[0].name for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30)
+        c.graph.objects[0].name
+        for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30, drops)
     }
-    assert names and "woman" not in names
+    assert "woman" not in names
+    assert drops.counts[(CHECK_STAGE, "atom_object_foil_annotated_on_same_box")] == 1
 
 
 def test_same_atom_groups_each_replace_one_atom():
