@@ -436,7 +436,9 @@ TANGIBLE_SENSES = 4
 
 
 @functools.lru_cache(maxsize=100_000)
-def _tangible_senses(word: str) -> frozenset:
+def tangible_senses(word: str) -> frozenset:
+    """The noun senses of ``word`` among its :data:`TANGIBLE_SENSES` most frequent that are in
+    :data:`TANGIBLE_LEXFILES`."""
     senses = wordnet().synsets(word.replace(" ", "_"), pos="n")[:TANGIBLE_SENSES]
     return frozenset(s for s in senses if s.lexname() in TANGIBLE_LEXFILES)
 
@@ -479,10 +481,10 @@ def _part_links(s) -> list:
 
 @functools.lru_cache(maxsize=100_000)
 def _parts(word: str) -> frozenset:
-    """Parts of the tangible noun senses of ``word`` (:func:`_tangible_senses`), up to
+    """Parts of the tangible noun senses of ``word`` (:func:`tangible_senses`), up to
     :data:`PART_WHOLE_LEVELS` levels (parts of parts)."""
     out: set = set()
-    for sense in _tangible_senses(word):
+    for sense in tangible_senses(word):
         out |= _walk(sense, _part_links, PART_WHOLE_LEVELS)
     return frozenset(out)
 
@@ -492,17 +494,17 @@ def _wholes(word: str) -> frozenset:
     """Wholes of the tangible noun senses of ``word``, up to :data:`PART_WHOLE_LEVELS` levels
     (wholes of wholes; not the other parts of a whole)."""
     out: set = set()
-    for sense in _tangible_senses(word):
+    for sense in tangible_senses(word):
         out |= _walk(sense, _whole_links, PART_WHOLE_LEVELS)
     return frozenset(out)
 
 
 @functools.lru_cache(maxsize=100_000)
-def _ancestors(word: str) -> frozenset:
+def tangible_ancestors(word: str) -> frozenset:
     """The hypernyms (and instance hypernyms) of every tangible noun sense of ``word``
     (:data:`TANGIBLE_LEXFILES`), transitively."""
     out: set = set()
-    for sense in _tangible_senses(word):
+    for sense in tangible_senses(word):
         out |= set(sense.closure(lambda z: z.hypernyms() + z.instance_hypernyms()))
     return frozenset(out)
 
@@ -535,8 +537,8 @@ def place_kind(word: str) -> str | None:
 def _part_or_whole(a: str, b: str) -> bool:
     """Whether ``b`` is a part or a whole of ``a`` (:func:`_parts`, :func:`_wholes`), or a kind
     of one of its wholes ("house" of "wall": a wall is part of a building)."""
-    own = _tangible_senses(b)
-    return bool(own & (_parts(a) | _wholes(a)) or _ancestors(b) & _wholes(a))
+    own = tangible_senses(b)
+    return bool(own & (_parts(a) | _wholes(a)) or tangible_ancestors(b) & _wholes(a))
 
 
 def _shares_sense_with_head(word: str, other: str) -> bool:
@@ -573,7 +575,9 @@ def coreference_reason(truth: str, foil: str) -> str | None:
     other = wordnet().synsets(foil.replace(" ", "_"), pos="n")[:1]
     if set(first) & _first_noun_family(foil) or set(other) & _first_noun_family(truth):
         return "atom_object_foil_may_name_the_same_thing"
-    if _tangible_senses(foil) & _ancestors(truth) or _tangible_senses(truth) & _ancestors(foil):
+    if tangible_senses(foil) & tangible_ancestors(truth) or tangible_senses(
+        truth
+    ) & tangible_ancestors(foil):
         return "atom_object_foil_kind_of"
     if _shares_sense_with_head(truth, foil) or _shares_sense_with_head(foil, truth):
         return "atom_object_foil_compound_head"

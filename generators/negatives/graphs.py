@@ -19,6 +19,8 @@ from typing import Any
 
 from crepe_datasets.generators.negatives.kinds import (
     attribute_says,
+    is_kind_of,
+    predicate_says,
     predicate_variants,
     reverse_variants,
     same_kind,
@@ -75,12 +77,15 @@ class GraphIndex:
     def kin(self, name: str, synset: str | None = None) -> tuple[int, ...]:
         """Ids of the objects of ``G`` of the same kind as a thing called ``name``
         (:func:`~crepe_datasets.generators.negatives.kinds.same_kind`: its name, a synonym, the
-        same head word or the same Visual Genome synset), computed once per name."""
+        same head word or the same Visual Genome synset) or of a kind of it
+        (:func:`~crepe_datasets.generators.negatives.kinds.is_kind_of`), computed once per name."""
         key = ("kin", name, synset)
         found = self.memo.get(key)
         if found is None:
             found = self.memo[key] = tuple(
-                o.id for o in self.graph.objects if same_kind(name, o.name, synset, o.synset)
+                o.id
+                for o in self.graph.objects
+                if same_kind(name, o.name, synset, o.synset) or is_kind_of(o.name, name)
             )
         return found
 
@@ -103,8 +108,8 @@ class GraphIndex:
         inc = self.in_edges.get(oid, ())
         if not outgoing:
             forward, backward = backward, forward
-        return any(p in forward and t in others for p, t in out) or any(
-            p in backward and s in others for s, p in inc
+        return any(t in others and predicate_says(p, forward) for p, t in out) or any(
+            s in others and predicate_says(p, backward) for s, p in inc
         )
 
     def kind_linked(self, subject: SGObject, predicate: str, obj: SGObject) -> bool:

@@ -12,14 +12,21 @@ foil says. The rules, each a property of WordNet or of the graph, not of particu
   bottle", "drinking bottle") are equal, or when the names or their head words share one of
   their :data:`SYNONYM_SENSES` most frequent noun senses ("carpet rug" / "carpet": *rug* and
   *carpet* are one synset).
+* **Or a kind of it** (:func:`is_kind_of`): a thing whose name is a kind of the caption's word
+  is one the caption may speak of ("a white car": a white SUV); a word that names any physical
+  thing (:func:`vacuous`: "thing", "object") speaks of every object ("a black thing": anything
+  black).
 * **Same attribute** (:func:`attribute_says`): an attribute says ``foil`` when it is ``foil``,
   a lemma of ``foil``'s most frequent adjective sense, or a phrase one of whose words is
   ("light brown" says brown).
-* **Same relation** (:func:`predicate_variants`): the predicate, its WordNet synonyms and the
+* **Same relation** (:func:`predicate_variants`): the predicate, its WordNet verb synonyms and the
   predicates of the same meaning of the relation table (``data/relation_foils.json``,
   ``same_meaning``: "on" / "on top of"). A relation also holds when the *converse* links the two
-  objects the other way ("A behind B" when "B in front of A"; ``converse`` of the table) or, for a
-  symmetric predicate ("next to"), when the predicate itself does.
+  objects the other way ("A behind B" when "B in front of A", "books on the table" when "the
+  table has books"; ``converse`` of the table) or, for a symmetric predicate ("next to"), when
+  the predicate itself does. An annotated predicate that ends with a spatial preposition of the
+  table after a verb says that preposition ("photo sitting on table": on;
+  :func:`predicate_says`).
 """
 
 from __future__ import annotations
@@ -67,6 +74,38 @@ def same_kind(a: str, b: str, a_synset: str | None = None, b_synset: str | None 
     return _same_name_kind(*sorted((a, b)))
 
 
+@functools.lru_cache(maxsize=200_000)
+def is_kind_of(name: str, general: str) -> bool:
+    """Whether a thing called ``name`` is a kind of what ``general`` names: one of the tangible
+    senses of ``general`` is an ancestor of one of ``name``'s ("suv" of "car", anything of
+    "thing"), senses read as
+    :func:`crepe_datasets.generators.negatives.foils.coreference_reason` reads them. "A white
+    car" is true of a white SUV."""
+    from crepe_datasets.generators.negatives.foils import tangible_ancestors, tangible_senses
+
+    if vacuous(general):
+        return True
+    own = tangible_ancestors(name) or tangible_ancestors(head(name))  # "mouse pad": pad
+    return bool(tangible_senses(general) & own)
+
+
+#: How deep below ``entity.n.01`` a noun sense of a physical entity may be for the noun to name
+#: anything at all ("thing": thing.n.12, "object": object.n.01, both two levels down).
+VACUOUS_DEPTH = 2
+
+
+@functools.lru_cache(maxsize=100_000)
+def vacuous(word: str) -> bool:
+    """Whether ``word`` has a noun sense that names any physical thing (a sense of a physical
+    entity at most :data:`VACUOUS_DEPTH` levels below the root): "a black thing" is true of
+    whatever is black."""
+    root = wordnet().synset("physical_entity.n.01")
+    return any(
+        s.min_depth() <= VACUOUS_DEPTH and root in s.closure(lambda z: z.hypernyms())
+        for s in wordnet().synsets(word.replace(" ", "_"), pos="n")
+    )
+
+
 @functools.lru_cache(maxsize=100_000)
 def attribute_variants(attribute: str) -> frozenset[str]:
     """``attribute``, its canonical spelling and the lemmas of its most frequent adjective
@@ -110,14 +149,14 @@ def _relation_groups() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[s
 
 @functools.lru_cache(maxsize=100_000)
 def predicate_variants(predicate: str) -> frozenset[str]:
-    """The predicates that say ``predicate`` between the same subject and object: itself, its
-    WordNet synonyms and the table's predicates of the same meaning."""
-    from crepe_datasets.generators.negatives.foils import synonyms
-
+    """The predicates that say ``predicate`` between the same subject and object: itself, the
+    lemmas of a one-word verb's :data:`SYNONYM_SENSES` most frequent senses and the table's
+    predicates of the same meaning."""
     same, _, _ = _relation_groups()
     out = {predicate} | same.get(predicate, frozenset())
-    if " " not in predicate:  # a one-word predicate's WordNet synonyms ("wears" / "has on")
-        out |= synonyms(predicate)
+    if " " not in predicate:  # a one-word verb's WordNet synonyms ("holds" / "holding": hold)
+        for sense in wordnet().synsets(predicate, pos="v")[:SYNONYM_SENSES]:
+            out.update(lemma.replace("_", " ").lower() for lemma in sense.lemma_names())
     return frozenset(out)
 
 
@@ -133,3 +172,27 @@ def reverse_variants(predicate: str) -> frozenset[str]:
         if p in symmetric:
             out |= predicate_variants(predicate)
     return frozenset(out)
+
+
+@functools.lru_cache(maxsize=200_000)
+def predicate_says(annotated: str, variants: frozenset[str]) -> bool:
+    """Whether an annotated predicate says one of ``variants``: it is one, or it ends with one
+    that is a spatial preposition of the relation table after a verb ("sitting on", "is on",
+    "hanging on" say "on"; "lying under" says "under")."""
+    if annotated in variants:
+        return True
+    spatial = _spatial()
+    return any(annotated.endswith(" " + v) for v in variants if v in spatial)
+
+
+@functools.lru_cache(maxsize=1)
+def _spatial() -> frozenset[str]:
+    """The predicates of the relation table's ``same_meaning`` and ``converse`` groups that are
+    prepositions (no verb)."""
+    same, converse, _ = _relation_groups()
+    words = set(same) | set(converse)
+    return frozenset(w for w in words if w not in HAVE)
+
+
+#: The predicates of having, the converse of "on" / "in" / "of" in the relation table.
+HAVE = frozenset({"has", "have", "with"})
