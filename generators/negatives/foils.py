@@ -521,17 +521,21 @@ def _compound_heads(word: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=100_000)
 def place_kind(word: str) -> str | None:
-    """The kind of place the most frequent noun sense of ``word`` is, or ``None``: ``"room"``
-    for a kind of room, building or dwelling (:data:`PLACE_ROOTS`: "room", "house", "apartment",
-    "hotel"), ``"location"`` for one of WordNet's ``noun.location`` file ("area", "corner",
-    "field")."""
+    """The kind of place the most frequent noun sense of ``word`` is, or ``None``: the first
+    root of :data:`PLACE_ROOTS` it is a kind of (``"room.n.01"``: "kitchen", "bathroom";
+    ``"building.n.01"``: "house", "hotel"; ``"housing.n.01"``: "apartment"), else
+    ``"location"`` for one of WordNet's ``noun.location`` file ("area", "corner", "field")."""
     for sense in wordnet().synsets(word.replace(" ", "_"), pos="n")[:1]:
         names = {sense.name()} | {h.name() for h in sense.closure(lambda z: z.hypernyms())}
-        if names & PLACE_ROOTS:
-            return "room"
+        for root in sorted(PLACE_ROOTS, key=_PLACE_ORDER.index):
+            if root in names:
+                return root
         if sense.lexname() == "noun.location":
             return "location"
     return None
+
+
+_PLACE_ORDER = ("room.n.01", "building.n.01", "housing.n.01")
 
 
 def _part_or_whole(a: str, b: str) -> bool:
@@ -566,8 +570,9 @@ def coreference_reason(truth: str, foil: str) -> str | None:
       building, and a house is a building);
     * ``atom_object_foil_place``: the foil is a place (:func:`place_kind`) and the truth is
       not a place of that kind: the truth may be in that place or a part of it ("home office
-      in a corner" -> "in a room", "bookshelf against the wall" -> "against the house"); a room
-      for a room ("kitchen" -> "bathroom") stays a foil.
+      in a corner" -> "in a room", "bookshelf against the wall" -> "against the house", "the
+      room is spacious" -> "the apartment"); a room for a room ("kitchen" -> "bathroom") or a
+      building for a building stays a foil.
     """
     if _noun_senses(truth) & _noun_senses(foil):
         return "atom_object_foil_may_name_the_same_thing"

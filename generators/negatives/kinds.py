@@ -166,7 +166,7 @@ def reverse_variants(predicate: str) -> frozenset[str]:
     ("behind" for "in front of") and, when it is symmetric ("next to"), its own variants."""
     same, converse, symmetric = _relation_groups()
     out: set[str] = set()
-    for p in predicate_variants(predicate):
+    for p in {predicate} | same.get(predicate, frozenset()):  # not WordNet's: "hold" / "have"
         for c in converse.get(p, frozenset()):
             out |= same.get(c, frozenset({c}))
         if p in symmetric:
