@@ -336,6 +336,20 @@ def _not_shades(sense_name: str, colours: Iterable[tuple[str, str]]) -> tuple[st
 
 
 @functools.lru_cache(maxsize=100_000)
+def colour_family(word: str) -> frozenset[str]:
+    """The colour sense of ``word``, the colours it is a shade of and its shades (the colours
+    :func:`colour_foils` never gives as its foils: "silver" -> gray, "beige" -> brown); empty
+    for a word that is no colour."""
+    sense_name = colour_sense(word)
+    if sense_name is None:
+        return frozenset()
+    sense = wordnet().synset(sense_name)
+    own = {sense.name()} | {h.name() for h in sense.closure(lambda z: z.hypernyms())}
+    own |= {h.name() for h in sense.closure(lambda z: z.hyponyms())}
+    return frozenset(own - {"color.n.01", "chromatic_color.n.01", "achromatic_color.n.01"})
+
+
+@functools.lru_cache(maxsize=100_000)
 def colour_foils(sense_name: str) -> tuple[str, ...]:
     """The colour foils (:func:`colour_adjectives`) that are neither the colour ``sense_name``,
     nor one it is a shade of, nor a shade of it ("silver" -> not gray; "beige" -> not brown,

@@ -17,8 +17,9 @@ foil says. The rules, each a property of WordNet or of the graph, not of particu
   thing (:func:`vacuous`: "thing", "object") speaks of every object ("a black thing": anything
   black).
 * **Same attribute** (:func:`attribute_says`): an attribute says ``foil`` when it is ``foil``,
-  a lemma of ``foil``'s most frequent adjective sense, or a phrase one of whose words is
-  ("light brown" says brown).
+  a lemma of ``foil``'s most frequent adjective sense, a phrase one of whose words is ("light
+  brown" says brown), or a colour that ``foil`` is a shade of or that is a shade of ``foil``
+  ("silver" says grey: a silver moped may be called grey).
 * **Same relation** (:func:`predicate_variants`): the predicate, its WordNet verb synonyms and the
   predicates of the same meaning of the relation table (``data/relation_foils.json``,
   ``same_meaning``: "on" / "on top of"). A relation also holds when the *converse* links the two
@@ -126,9 +127,22 @@ def attribute_says(attribute: str, foil: str) -> bool:
     if attribute in variants or (canonical_spelling(attribute) or attribute) in variants:
         return True
     words = attribute.replace("-", " ").split()
-    return len(words) > 1 and any(
+    if len(words) > 1 and any(
         w in variants or (canonical_spelling(w) or w) in variants for w in words
-    )
+    ):
+        return True
+    return _shade_of(attribute, foil) or any(_shade_of(w, foil) for w in words if w != attribute)
+
+
+@functools.lru_cache(maxsize=200_000)
+def _shade_of(attribute: str, foil: str) -> bool:
+    """Whether the colours ``attribute`` and ``foil`` are one a shade of the other ("silver" /
+    "grey"), which a reader may call by either name."""
+    from crepe_datasets.generators.negatives.foils import colour_family, colour_sense
+
+    own = colour_family(foil)
+    other = colour_sense(attribute)
+    return bool(own) and other is not None and other in own
 
 
 @functools.lru_cache(maxsize=1)

@@ -35,9 +35,12 @@ def test_a_kind_of_the_word_or_anything_for_a_vacuous_word():
     assert is_kind_of("mouse pad", "thing") and not is_kind_of("woman", "man")
 
 
-def test_attributes_say_their_synonyms_and_words_of_a_phrase():
+def test_attributes_say_their_synonyms_words_of_a_phrase_and_shades():
+    """A silver moped may be called grey, a beige wall brown: shades count both ways."""
     assert attribute_says("gray", "grey") and attribute_says("light brown", "brown")
-    assert not attribute_says("brown", "white") and not attribute_says("beige", "brown")
+    assert attribute_says("silver", "grey") and attribute_says("grey", "silver")
+    assert attribute_says("beige", "brown") and attribute_says("navy", "blue")
+    assert not attribute_says("brown", "white") and not attribute_says("white", "black")
 
 
 def test_predicates_say_their_variants_converses_and_verb_phrases():
