@@ -46,8 +46,8 @@ from crepe_datasets.generators.negatives.foils import (
     attribute_foils,
     cohyponym_pool,
     colour_pool,
+    coreference_reason,
     keeps_references,
-    names_may_corefer,
     object_foils,
     relation_foils,
 )
@@ -128,12 +128,24 @@ def _object_slot(
 
     names = [o.name for o in sub.objects]
     position = next(i for i, o in enumerate(sub.objects) if o.id == obj.id)
+    by_id = sub.object_by_id()
+    outgoing = [
+        (r.predicate, by_id[r.object].name, by_id[r.object].synset)
+        for r in sub.relationships
+        if r.subject == obj.id and r.object in by_id
+    ]
+    incoming = [
+        (r.predicate, by_id[r.subject].name, by_id[r.subject].synset)
+        for r in sub.relationships
+        if r.object == obj.id and r.subject in by_id
+    ]
 
     def check(foil: str) -> NegativeCandidate | str:
         if not keeps_references(names, position, foil):  # "another … the other" would change
             return "atom_object_foil_changes_references"
-        if names_may_corefer(obj.name, foil):  # "woman" -> "lady", "wall" -> "room"
-            return "atom_object_foil_may_name_the_same_thing"
+        reason = coreference_reason(obj.name, foil)  # "woman" -> "lady", "wall" -> "room"
+        if reason is not None:
+            return reason
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
         if obj.box is not None and any(
             g.by_id[other].box is not None and g.by_id[other].box.iou(obj.box) >= SAME_THING_IOU
@@ -141,7 +153,11 @@ def _object_slot(
         ):
             return "atom_object_foil_annotated_on_same_box"
         graph = replace_object(sub, new)
-        return TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:object", graph)
+        if g.holds(graph):
+            return TRUE_IN_G
+        if g.kind_stands(foil, obj.attributes, outgoing, incoming):  # another object says it
+            return "atom_object_foil_holds_for_same_kind"
+        return NegativeCandidate("atom", "atom:object", graph)
 
     foils = _by_plausibility(foils, obj.name, context, ranker)
     return _Slot("object", obj.name, foils, check, lambda f: _object_pairs(sub, obj, f))
@@ -173,6 +189,8 @@ def _attribute_slot(
     def check(foil: str) -> NegativeCandidate | str:
         if foil in obj.attributes or g.has_attribute(obj.id, foil):
             return "atom_attribute_foil_already_holds"
+        if g.kind_has_attribute(obj.name, obj.synset, foil):  # another pole is black
+            return "atom_attribute_foil_held_by_same_kind"
         attrs = list(obj.attributes)
         attrs[index] = foil
         graph = replace_object(sub, SGObject(obj.id, obj.name, tuple(attrs), obj.box, obj.synset))
@@ -196,6 +214,7 @@ def _relation_slot(
     vocab: Counter | None = None,
 ) -> _Slot:
     rel = sub.relationships[index]
+    by_id = sub.object_by_id()
 
     def context(predicate: str) -> str:
         return relation_context(sub, rel.subject, predicate, rel.object)
@@ -203,6 +222,8 @@ def _relation_slot(
     def check(foil: str) -> NegativeCandidate | str:
         if foil in g.pair_predicates.get((rel.subject, rel.object), ()):
             return "atom_relationship_foil_already_holds"
+        if g.kind_linked(by_id[rel.subject], foil, by_id[rel.object]):  # another lamp is near
+            return "atom_relationship_foil_holds_for_same_kinds"
         graph = replace_relationship(sub, index, Relationship(rel.subject, foil, rel.object))
         return (
             TRUE_IN_G if g.holds(graph) else NegativeCandidate("atom", "atom:relationship", graph)

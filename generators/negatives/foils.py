@@ -48,6 +48,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from crepe_datasets.generators.negatives.senses import (
+    OBJECT_LEXFILES,
     foil_pool,
     foil_sense_ok,
     index_sense,
@@ -101,19 +102,42 @@ def _non_visual(synset) -> bool:
     return False
 
 
+def _colour_adjective(synset) -> bool:
+    """Whether an adjective sense is a colour: similar to "chromatic", "achromatic" or
+    "metallic", or a value of lightness (``value.n.04``: "light" and "dark" in their colour
+    senses)."""
+    return bool(
+        {s.name() for s in synset.similar_tos()} & _COLOUR_ADJECTIVE_KINDS
+        or any(a.name() == "value.n.04" for a in synset.attributes())
+    )
+
+
 @functools.lru_cache(maxsize=100_000)
 def visual_antonyms(attribute: str) -> tuple[str, ...]:
-    """WordNet antonyms of the attribute's two most frequent adjective senses (direct, and
-    through "similar to"), leaving out the senses that are values of a non-visual noun
-    (:data:`NON_VISUAL_PROPERTIES`): the sense an attribute of an object in a picture has is
-    not a time."""
+    """WordNet antonyms of the attribute's two most frequent adjective senses, leaving out the
+    senses that are values of a non-visual noun (:data:`NON_VISUAL_PROPERTIES`): the sense an
+    attribute of an object in a picture has is not a time. Further, the foil takes the
+    attribute's own sense (issue 20):
+
+    * when one of the two senses is a colour (:func:`_colour_adjective`), only the colour senses
+      give antonyms: a "light" wall is light in colour, so "dark", never "heavy";
+    * the antonyms of the senses the attribute's sense is similar to (WordNet's indirect
+      antonyms) come from its most frequent sense only; a second sense gives its direct
+      antonyms only ("rectangular": "rounded" through "angular"; not "parallel" through its
+      second, mathematical sense, similar to "perpendicular").
+    """
+    senses = [
+        s for s in wordnet().synsets(attribute.replace(" ", "_"), pos="a")[:2] if not _non_visual(s)
+    ]
+    if any(_colour_adjective(s) for s in senses):
+        senses = [s for s in senses if _colour_adjective(s)]
+    first = wordnet().synsets(attribute.replace(" ", "_"), pos="a")[:1]
     out: set[str] = set()
-    for synset in wordnet().synsets(attribute.replace(" ", "_"), pos="a")[:2]:
-        if _non_visual(synset):
-            continue
+    for synset in senses:
         lemmas = list(synset.lemmas())
-        for similar in synset.similar_tos():
-            lemmas += similar.lemmas()
+        if synset in first:
+            for similar in synset.similar_tos():
+                lemmas += similar.lemmas()
         for lemma in lemmas:
             out.update(a.name().replace("_", " ").lower() for a in lemma.antonyms())
     out.discard(attribute.lower())
@@ -124,11 +148,21 @@ def visual_antonyms(attribute: str) -> tuple[str, ...]:
 def attribute_antonyms(attribute: str) -> tuple[str, ...]:
     """Antonyms of the attribute's visual senses (:func:`visual_antonyms`), in their canonical
     spelling; for a colour, only those that are colours too ("white" -> black; not "young" for
-    "grey", whose second sense is old)."""
+    "grey", whose second sense is old); for an attribute that is no colour, none that may be
+    read as one ("heavy" -> not "light": a light box may be light in colour)."""
     found = tuple(dict.fromkeys(canonical_spelling(a) for a in visual_antonyms(attribute)))
     if colour_sense(attribute) is not None:
         return tuple(a for a in found if colour_sense(a) is not None)
+    if not _reads_as_colour(attribute):  # "heavy" -> not "light", which may be a light colour
+        return tuple(a for a in found if not _reads_as_colour(a))
     return found
+
+
+@functools.lru_cache(maxsize=100_000)
+def _reads_as_colour(word: str) -> bool:
+    """Whether one of the two most frequent adjective senses of ``word`` is a colour
+    (:func:`_colour_adjective`)."""
+    return any(_colour_adjective(s) for s in wordnet().synsets(word.replace(" ", "_"), pos="a")[:2])
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -302,6 +336,20 @@ def _not_shades(sense_name: str, colours: Iterable[tuple[str, str]]) -> tuple[st
 
 
 @functools.lru_cache(maxsize=100_000)
+def colour_family(word: str) -> frozenset[str]:
+    """The colour sense of ``word``, the colours it is a shade of and its shades (the colours
+    :func:`colour_foils` never gives as its foils: "silver" -> gray, "beige" -> brown); empty
+    for a word that is no colour."""
+    sense_name = colour_sense(word)
+    if sense_name is None:
+        return frozenset()
+    sense = wordnet().synset(sense_name)
+    own = {sense.name()} | {h.name() for h in sense.closure(lambda z: z.hypernyms())}
+    own |= {h.name() for h in sense.closure(lambda z: z.hyponyms())}
+    return frozenset(own - {"color.n.01", "chromatic_color.n.01", "achromatic_color.n.01"})
+
+
+@functools.lru_cache(maxsize=100_000)
 def colour_foils(sense_name: str) -> tuple[str, ...]:
     """The colour foils (:func:`colour_adjectives`) that are neither the colour ``sense_name``,
     nor one it is a shade of, nor a shade of it ("silver" -> not gray; "beige" -> not brown,
@@ -392,6 +440,23 @@ def _noun_senses(word: str) -> frozenset:
     return frozenset(wordnet().synsets(word.replace(" ", "_"), pos="n"))
 
 
+#: The lexicographer files of the noun senses that a picture can show as an object or a place,
+#: and how many of a word's most frequent noun senses are read: the kinds, parts and wholes of
+#: an object foil are looked up in these senses only ("man" as mankind, whose members are
+#: persons, "chin" as a language, or "hand" as an ape's foot, its 13th sense, are not what a
+#: picture's caption means).
+TANGIBLE_LEXFILES = OBJECT_LEXFILES | {"noun.location"}
+TANGIBLE_SENSES = 4
+
+
+@functools.lru_cache(maxsize=100_000)
+def tangible_senses(word: str) -> frozenset:
+    """The noun senses of ``word`` among its :data:`TANGIBLE_SENSES` most frequent that are in
+    :data:`TANGIBLE_LEXFILES`."""
+    senses = wordnet().synsets(word.replace(" ", "_"), pos="n")[:TANGIBLE_SENSES]
+    return frozenset(s for s in senses if s.lexname() in TANGIBLE_LEXFILES)
+
+
 @functools.lru_cache(maxsize=100_000)
 def _first_noun_family(word: str) -> frozenset:
     """The most frequent noun sense of ``word``, its ancestors, and its parts and wholes."""
@@ -403,19 +468,151 @@ def _first_noun_family(word: str) -> frozenset:
     return frozenset(out)
 
 
+#: How many levels of parts and wholes an object foil must stay clear of ("chin" -> face -> head).
+PART_WHOLE_LEVELS = 2
+#: The senses below which a noun names a place that things are found in (with WordNet's
+#: ``noun.location`` file): rooms, buildings and dwellings.
+PLACE_ROOTS = frozenset({"room.n.01", "building.n.01", "housing.n.01"})
+
+
+def _walk(sense, step, levels: int) -> set:
+    """The synsets ``levels`` steps or fewer from ``sense`` along ``step``."""
+    out: set = set()
+    frontier = {sense}
+    for _ in range(levels):
+        frontier = {n for s in frontier for n in step(s)} - out
+        out |= frontier
+    return out
+
+
+def _whole_links(s) -> list:
+    return s.part_holonyms() + s.member_holonyms() + s.substance_holonyms()
+
+
+def _part_links(s) -> list:
+    return s.part_meronyms() + s.member_meronyms() + s.substance_meronyms()
+
+
 @functools.lru_cache(maxsize=100_000)
-def names_may_corefer(truth: str, foil: str) -> bool:
-    """Whether a thing called ``truth`` may also be called ``foil``, or be part of it: a noun
-    sense the two names share, in any sense ("picture" / "photo"), or, in their most frequent
-    senses, one a kind of the other ("woman" / "lady") or a part or whole of it ("wall" /
-    "room"). Such a foil may leave the negative true."""
+def _parts(word: str) -> frozenset:
+    """Parts of the tangible noun senses of ``word`` (:func:`tangible_senses`), up to
+    :data:`PART_WHOLE_LEVELS` levels (parts of parts)."""
+    out: set = set()
+    for sense in tangible_senses(word):
+        out |= _walk(sense, _part_links, PART_WHOLE_LEVELS)
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _wholes(word: str) -> frozenset:
+    """Wholes of the tangible noun senses of ``word``, up to :data:`PART_WHOLE_LEVELS` levels
+    (wholes of wholes; not the other parts of a whole)."""
+    out: set = set()
+    for sense in tangible_senses(word):
+        out |= _walk(sense, _whole_links, PART_WHOLE_LEVELS)
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=100_000)
+def tangible_ancestors(word: str) -> frozenset:
+    """The hypernyms (and instance hypernyms) of every tangible noun sense of ``word``
+    (:data:`TANGIBLE_LEXFILES`), transitively."""
+    out: set = set()
+    for sense in tangible_senses(word):
+        out |= set(sense.closure(lambda z: z.hypernyms() + z.instance_hypernyms()))
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _compound_heads(word: str) -> frozenset[str]:
+    """The head words (last words) of the word's own name and of the compound lemmas of its
+    noun senses ("microwave": microwave_oven -> oven; "remote": remote_control -> control)."""
+    names = {word.replace(" ", "_")} | {
+        lemma.lower() for s in _noun_senses(word) for lemma in s.lemma_names()
+    }
+    return frozenset(n.split("_")[-1] for n in names if "_" in n)
+
+
+@functools.lru_cache(maxsize=100_000)
+def place_kind(word: str) -> str | None:
+    """The kind of place the most frequent noun sense of ``word`` is, or ``None``: the first
+    root of :data:`PLACE_ROOTS` it is a kind of (``"room.n.01"``: "kitchen", "bathroom";
+    ``"building.n.01"``: "house", "hotel"; ``"housing.n.01"``: "apartment"), else
+    ``"location"`` for one of WordNet's ``noun.location`` file ("area", "corner", "field")."""
+    for sense in wordnet().synsets(word.replace(" ", "_"), pos="n")[:1]:
+        names = {sense.name()} | {h.name() for h in sense.closure(lambda z: z.hypernyms())}
+        for root in sorted(PLACE_ROOTS, key=_PLACE_ORDER.index):
+            if root in names:
+                return root
+        if sense.lexname() == "noun.location":
+            return "location"
+    return None
+
+
+_PLACE_ORDER = ("room.n.01", "building.n.01", "housing.n.01")
+
+
+def _part_or_whole(a: str, b: str) -> bool:
+    """Whether ``b`` is a part or a whole of ``a`` (:func:`_parts`, :func:`_wholes`), or a kind
+    of one of its wholes ("house" of "wall": a wall is part of a building)."""
+    own = tangible_senses(b)
+    return bool(own & (_parts(a) | _wholes(a)) or tangible_ancestors(b) & _wholes(a))
+
+
+def _shares_sense_with_head(word: str, other: str) -> bool:
+    """Whether a compound head of ``word`` (:func:`_compound_heads`) is ``other`` or shares a
+    noun sense with it."""
+    return any(h == other or _noun_senses(h) & _noun_senses(other) for h in _compound_heads(word))
+
+
+@functools.lru_cache(maxsize=100_000)
+def coreference_reason(truth: str, foil: str) -> str | None:
+    """Why a thing called ``truth`` may also be called ``foil``, or be part of it or in it, or
+    ``None``. Such a foil may leave the negative true. The drop reasons, tried in this order:
+
+    * ``atom_object_foil_may_name_the_same_thing``: a noun sense the two names share, in any
+      sense ("picture" / "photo"), or, in their most frequent senses, one a kind of the other
+      ("woman" / "lady") or a part or whole of it ("wall" / "room");
+    * ``atom_object_foil_kind_of``: in any of their senses, one is a kind of the other ("tin on
+      the microwave" is true of a tin on a toaster oven that is a kind of oven; "remote" /
+      "device");
+    * ``atom_object_foil_compound_head``: one names the other in a compound ("microwave oven",
+      "remote control" / "controller");
+    * ``atom_object_foil_part_or_whole``: in any of their senses, one is a part or whole of the
+      other or of a kind it is of, up to :data:`PART_WHOLE_LEVELS` levels ("chin" / "head": the
+      chin is part of the face, which is part of the head; "room" / "house": a room is part of a
+      building, and a house is a building);
+    * ``atom_object_foil_place``: the foil is a place (:func:`place_kind`) and the truth is
+      not a place of that kind: the truth may be in that place or a part of it ("home office
+      in a corner" -> "in a room", "bookshelf against the wall" -> "against the house", "the
+      room is spacious" -> "the apartment"); a room for a room ("kitchen" -> "bathroom") or a
+      building for a building stays a foil.
+    """
     if _noun_senses(truth) & _noun_senses(foil):
-        return True
+        return "atom_object_foil_may_name_the_same_thing"
     first = wordnet().synsets(truth.replace(" ", "_"), pos="n")[:1]
     other = wordnet().synsets(foil.replace(" ", "_"), pos="n")[:1]
-    return bool(set(first) & _first_noun_family(foil)) or bool(
-        set(other) & _first_noun_family(truth)
-    )
+    if set(first) & _first_noun_family(foil) or set(other) & _first_noun_family(truth):
+        return "atom_object_foil_may_name_the_same_thing"
+    if tangible_senses(foil) & tangible_ancestors(truth) or tangible_senses(
+        truth
+    ) & tangible_ancestors(foil):
+        return "atom_object_foil_kind_of"
+    if _shares_sense_with_head(truth, foil) or _shares_sense_with_head(foil, truth):
+        return "atom_object_foil_compound_head"
+    if _part_or_whole(truth, foil) or _part_or_whole(foil, truth):
+        return "atom_object_foil_part_or_whole"
+    place = place_kind(foil)
+    if place is not None and place != place_kind(truth):
+        return "atom_object_foil_place"
+    return None
+
+
+def names_may_corefer(truth: str, foil: str) -> bool:
+    """Whether a thing called ``truth`` may also be called ``foil``, or be a kind, part or whole
+    of it, or be in it (:func:`coreference_reason` gives a reason). Such a foil may leave the
+    negative true."""
+    return coreference_reason(truth, foil) is not None
 
 
 def keeps_references(names: list[str], index: int, foil: str) -> bool:

@@ -17,7 +17,18 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from crepe_datasets.generators.negatives.kinds import (
+    attribute_says,
+    is_kind_of,
+    predicate_says,
+    predicate_variants,
+    reverse_variants,
+    same_kind,
+)
 from crepe_datasets.scenegraph.types import SceneGraph, SGObject
+
+#: A relation of an object to a neighbour: ``(predicate, neighbour name, neighbour synset)``.
+Edge = tuple[str, str, "str | None"]
 
 MAX_STEPS = 50_000
 
@@ -62,6 +73,70 @@ class GraphIndex:
 
     def has_attribute(self, oid: int, attribute: str) -> bool:
         return attribute in self.attrs.get(oid, frozenset())
+
+    def kin(self, name: str, synset: str | None = None) -> tuple[int, ...]:
+        """Ids of the objects of ``G`` of the same kind as a thing called ``name``
+        (:func:`~crepe_datasets.generators.negatives.kinds.same_kind`: its name, a synonym, the
+        same head word or the same Visual Genome synset) or of a kind of it
+        (:func:`~crepe_datasets.generators.negatives.kinds.is_kind_of`), computed once per name."""
+        key = ("kin", name, synset)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = tuple(
+                o.id
+                for o in self.graph.objects
+                if same_kind(name, o.name, synset, o.synset) or is_kind_of(o.name, name)
+            )
+        return found
+
+    def kind_has_attribute(self, name: str, synset: str | None, attribute: str) -> bool:
+        """Whether an object of ``G`` of the kind of ``name`` has an attribute that says
+        ``attribute`` (:func:`~crepe_datasets.generators.negatives.kinds.attribute_says`):
+        "a black pole" is true when any pole of the image is black."""
+        return any(
+            attribute_says(a, attribute) for i in self.kin(name, synset) for a in self.attrs[i]
+        )
+
+    def _linked(self, oid: int, edge: Edge, outgoing: bool) -> bool:
+        """Whether ``oid`` has the relation ``edge`` (``oid`` its subject when ``outgoing``) to
+        an object of the neighbour's kind, by a predicate of the same meaning or, the other way
+        round, by a converse one."""
+        predicate, name, synset = edge
+        others = set(self.kin(name, synset))
+        forward, backward = predicate_variants(predicate), reverse_variants(predicate)
+        out = self.out_edges.get(oid, ())
+        inc = self.in_edges.get(oid, ())
+        if not outgoing:
+            forward, backward = backward, forward
+        return any(t in others and predicate_says(p, forward) for p, t in out) or any(
+            s in others and predicate_says(p, backward) for s, p in inc
+        )
+
+    def kind_linked(self, subject: SGObject, predicate: str, obj: SGObject) -> bool:
+        """Whether ``G`` links an object of the kind of ``subject`` to one of the kind of ``obj``
+        by ``predicate`` or a predicate of the same meaning (or the converse, the other way)."""
+        edge = (predicate, obj.name, obj.synset)
+        return any(self._linked(i, edge, True) for i in self.kin(subject.name, subject.synset))
+
+    def kind_stands(
+        self,
+        name: str,
+        attributes: tuple[str, ...],
+        outgoing: list[Edge],
+        incoming: list[Edge],
+    ) -> bool:
+        """Whether ``G`` has an object of the kind of ``name`` with every attribute of
+        ``attributes`` and every relation of ``outgoing`` (it the subject) and ``incoming`` (it
+        the object) to objects of the neighbours' kinds: what a caption says of one object,
+        checked on any object of the image that it could be said of."""
+        for i in self.kin(name):
+            if not all(any(attribute_says(a, need) for a in self.attrs[i]) for need in attributes):
+                continue
+            if all(self._linked(i, e, True) for e in outgoing) and all(
+                self._linked(i, e, False) for e in incoming
+            ):
+                return True
+        return False
 
     def holds(
         self,

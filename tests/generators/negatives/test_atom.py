@@ -7,9 +7,15 @@ from collections import Counter
 
 import pytest
 
-from crepe_datasets.generators.negatives.atom import MAX_ATOM_GROUPS, atom_groups, atom_negatives
+from crepe_datasets.generators.negatives.atom import (
+    CHECK_STAGE,
+    MAX_ATOM_GROUPS,
+    atom_groups,
+    atom_negatives,
+)
 from crepe_datasets.generators.negatives.foils import attribute_foils, object_foils, relation_foils
 from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 
@@ -59,10 +65,13 @@ def test_object_foil_annotated_on_the_same_box_is_not_used():
     g = image_graph()
     g.objects.append(SGObject(9, "woman", (), Box(0, 0, 100, 300)))  # same box as man 1
     sub = subgraph(g, [1], [], drop_attrs={1: ("tall",)})
+    drops = DropLog()
     names = {
-        c.graph.objects[0].name for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30)
+        c.graph.objects[0].name
+        for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30, drops)
     }
-    assert names and "woman" not in names
+    assert "woman" not in names
+    assert drops.counts[(CHECK_STAGE, "atom_object_foil_annotated_on_same_box")] == 1
 
 
 def test_same_atom_groups_each_replace_one_atom():
@@ -105,3 +114,40 @@ def test_same_atom_on_real_visual_genome_graphs():
             made += 1
     assert made > 0
     assert sum(drops.counts.values()) > 0
+
+
+def _vg_negatives(image_id: int, ids: list[str], rels: list[tuple[int, str, int]]):
+    from tests.generators.negatives.helpers import pick, vg_graph
+
+    g = vg_graph(image_id)
+    sub = pick(g, ids, rels)
+    drops = DropLog()
+    cands = atom_negatives(sub, GraphIndex(g), random.Random(0), 200, drops)
+    return sub, cands, drops.to_dict().get(CHECK_STAGE, {})
+
+
+def test_attribute_foil_held_by_another_object_of_the_kind_vg64():
+    """VG image 64: "green pole on top of ground" must not become "black pole on top of
+    ground": the image's other pole is black."""
+    _, cands, dropped = _vg_negatives(64, ["1062068", "1062075"], [(1062068, "on top of", 1062075)])
+    pole = [c.graph.object_by_id()[1062068] for c in cands]
+    assert cands and all("black" not in o.attributes for o in pole)
+    assert {"red", "blue"} & {a for o in pole for a in o.attributes}  # other colours stay
+    assert dropped["atom_attribute_foil_held_by_same_kind"] >= 1
+
+
+def test_relationship_foil_held_by_another_pair_of_the_kinds_vg10():
+    """VG image 10: "paper on shelf" must not become "paper under shelf": the paper is below
+    the shelf above it (another pair of the same kinds, a predicate of the same meaning)."""
+    _, cands, dropped = _vg_negatives(10, ["5256", "5259"], [(5256, "on", 5259)])
+    assert all(r.predicate != "under" for c in cands for r in c.graph.relationships)
+    assert dropped["atom_relationship_foil_holds_for_same_kinds"] == 1
+
+
+def test_object_foil_part_of_the_truth_vg1():
+    """VG image 1: "man holding chin" must not become "man holding head" (the chin is part of
+    the face, part of the head)."""
+    _, cands, dropped = _vg_negatives(1, ["1058532", "1058541"], [(1058532, "holding", 1058541)])
+    names = {o.name for c in cands for o in c.graph.objects}
+    assert cands and "head" not in names
+    assert dropped["atom_object_foil_part_or_whole"] >= 1

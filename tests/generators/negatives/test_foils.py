@@ -119,3 +119,43 @@ def test_object_foils_never_name_the_same_thing():
         assert names_may_corefer(truth, foil) and names_may_corefer(foil, truth), (truth, foil)
     for truth, foil in (("man", "woman"), ("chair", "bench"), ("car", "truck"), ("cup", "plate")):
         assert not names_may_corefer(truth, foil), (truth, foil)
+
+
+def test_object_foils_that_are_kinds_parts_wholes_compounds_or_places_of_the_truth():
+    """Read in issue 20's negatives: "tin on the microwave" -> "on the oven" (a microwave oven),
+    "man holding chin" -> "head", "remote" -> "controller" (a remote control), "girls" ->
+    "ladies" (young ladies), "bookshelf against the wall" -> "against the house", "home office
+    in a corner" -> "in a room", "the room is spacious" -> "the apartment"."""
+    from crepe_datasets.generators.negatives.foils import coreference_reason
+
+    for truth, foil, reason in (
+        ("microwave", "oven", "atom_object_foil_compound_head"),
+        ("remote", "controller", "atom_object_foil_compound_head"),
+        ("girl", "lady", "atom_object_foil_compound_head"),
+        ("chin", "head", "atom_object_foil_part_or_whole"),
+        ("wall", "house", "atom_object_foil_part_or_whole"),
+        ("house", "room", "atom_object_foil_part_or_whole"),
+        ("boy", "man", "atom_object_foil_kind_of"),
+        ("corner", "room", "atom_object_foil_place"),
+        ("room", "apartment", "atom_object_foil_place"),
+        ("wall", "apartment", "atom_object_foil_place"),
+    ):
+        assert coreference_reason(truth, foil) == reason, (truth, foil)
+    # a rare or intangible sense does not count ("man" as mankind, "chin" as a language)
+    for truth, foil in (("man", "woman"), ("hand", "foot"), ("chin", "tongue"), ("arm", "leg")):
+        assert coreference_reason(truth, foil) is None, (truth, foil)
+    # places of one kind stay foils of each other
+    assert coreference_reason("kitchen", "bathroom") is None
+    assert coreference_reason("house", "hotel") is None
+
+
+def test_antonyms_take_the_attributes_own_sense():
+    """A "light" wall is light in colour: "dark", never "heavy"; "rectangular" has no
+    "parallel" (its second, mathematical sense); "heavy" has no "light", which reads as a
+    colour; "sitting" has "standing", not "moving" (through its second sense)."""
+    assert attribute_foils("light") == ("dark",) and attribute_foils("dark") == ("light",)
+    assert "parallel" not in attribute_foils("rectangular")
+    assert "oblique" not in attribute_foils("rectangular")
+    assert "light" not in attribute_foils("heavy")
+    assert attribute_foils("sitting") == ("standing",)
+    assert attribute_foils("round") == ("square",)  # not "thin" (round as in "orotund")

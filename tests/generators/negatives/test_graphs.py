@@ -46,3 +46,24 @@ def test_compact_round_trip():
     g = subgraph(image_graph(), [1, 2], [0])
     back = from_compact(compact_json(g))
     assert back.atoms() == g.atoms() and back.signature() == g.signature()
+
+
+def test_same_kind_checks_on_a_real_image_graph():
+    """VG image 64 has a green pole and a black one; image 45 a white SUV and no white car;
+    image 10 a paper on a shelf and below another shelf."""
+    from tests.generators.negatives.helpers import vg_graph
+
+    poles = GraphIndex(vg_graph(64))
+    assert len(poles.kin("pole")) == 2
+    assert poles.kind_has_attribute("pole", None, "black")
+    assert not poles.kind_has_attribute("pole", None, "red")
+    cars = GraphIndex(vg_graph(45))
+    assert not any("white" in cars.attrs[i] for i in cars.by_name["car"])
+    assert cars.kind_stands("car", ("white",), [], [])  # the SUV is a car
+    assert not cars.kind_stands("car", ("red",), [], [])
+    shelves = GraphIndex(vg_graph(10))
+    paper, shelf = shelves.by_id[5256], shelves.by_id[5259]
+    assert "under" not in shelves.pair_predicates[(5256, 5259)]
+    assert shelves.kind_linked(paper, "under", shelf)  # paper 5256 is below shelf 1060567
+    assert shelves.kind_stands("paper", (), [("underneath", "shelf", None)], [])
+    assert not shelves.kind_linked(paper, "behind", shelf)
