@@ -338,6 +338,25 @@ def _atom_groups(ranked: list[tuple[float, int, TextNegative]]) -> list[list[tup
     ]
 
 
+def _words(text: str) -> frozenset[str]:
+    """The words of a text and their singular forms."""
+    from crepe_datasets.scenegraph.lexicon import singularize
+
+    words = {w.strip(".,;:!?'\"") for w in text.lower().split()}
+    return frozenset(words | {singularize(w) for w in words if w})
+
+
+def _described(c: TextNegative, described: Sequence[frozenset[str]]) -> bool:
+    """Whether one description of the image holds every word of the negative's changed compound
+    (its foil and the words it was paired with): "silver spoon on a plate" may make "the spoon
+    is silver" true though the scene graph gives the spoon no colour. Conservative: the words
+    need not be related in the description."""
+    if c.exchange is None:
+        return False
+    needed = {w for a in c.graph.atoms() for w in a.text.lower().split()}
+    return any(needed <= d for d in described)
+
+
 def _state(score: float, base: float, tie: float = 0.0) -> int:
     """1 above the positive, -1 below, 0 within ``tie`` of it (a coin flip for another scorer)."""
     return (score > base + tie) - (score < base - tie)
@@ -363,11 +382,14 @@ def choose(
         refiner.expect(pending)
     pairs: list[tuple[Pending, str, TextNegative]] = []
     for p in pending:
+        described = [_words(d) for d in p.image_captions]
         for kind, cands in p.candidates.items():
             texts = set()
             for c in cands:
                 if c.text in (p.caption, p.positive(kind)) or c.text in p.image_captions:
                     drops.drop(STAGE, f"{kind}_equals_caption_of_image", c.text)
+                elif kind == "atom" and _described(c, described):
+                    drops.drop(STAGE, "atom_stated_by_a_description_of_image", c.text)
                 elif c.text in texts:
                     drops.drop(STAGE, f"{kind}_duplicate_text", c.text)
                 else:

@@ -66,3 +66,22 @@ def test_attested_foils_are_those_a_pool_region_states(pool_index) -> None:  # n
     odd = TextNegative("atom", "atom:attribute", "a ribbed chair", _chair("ribbed"), ("ribbed",))
     assert attested(p, red) and not attested(p, odd)
     assert (attested.asked, attested.found) == (2, 1)
+
+
+def test_a_negative_a_description_of_the_image_states_is_refused() -> None:
+    from crepe_datasets.builders.systematicity.negatives import _described, _words
+
+    # VG image 30: "slightly open beige curtains" makes "the curtains are beige" possibly true
+    described = [_words("slightly open beige curtains"), _words("a white wall")]
+    graph = SceneGraph([SGObject(0, "curtain", ("beige",))], [])
+    beige = TextNegative(
+        "atom", "atom:attribute", "the curtains are beige", graph, ("beige",),
+        ("attribute", "white", "beige"),
+    )  # fmt: skip
+    assert _described(beige, described)
+    red = SceneGraph([SGObject(0, "curtain", ("red",))], [])
+    exchange = ("attribute", "white", "red")
+    red_text = TextNegative(
+        "atom", "atom:attribute", "the curtains are red", red, ("red",), exchange
+    )
+    assert not _described(red_text, described)
