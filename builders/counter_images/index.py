@@ -28,6 +28,7 @@ import re
 import shutil
 from array import array
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ from crepe_datasets.infra.provenance import (
 )
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
-INDEX_FORMAT = "counter-pool-2"  # change with the readers or the canonical names
+INDEX_FORMAT = "counter-pool-3"  # change with the readers or the canonical names
 # the head of a region-store line: its source, image id and region id
 _HEAD = re.compile(rb'^\["((?:[^"\\]|\\.)*)","((?:[^"\\]|\\.)*)","((?:[^"\\]|\\.)*)",')
 
@@ -65,18 +66,23 @@ def canonical_graph(graph: SceneGraph, terms: Terms) -> SceneGraph:
     return SceneGraph(objects, rels, graph.image_id, graph.width, graph.height)
 
 
-def graph_keys(graph: SceneGraph) -> set[str]:
-    """The index keys of a canonical graph."""
-    by_id = graph.object_by_id()
+def graph_keys(graph: SceneGraph, head: Callable[[str], str | None] | None = None) -> set[str]:
+    """The index keys of a canonical graph (``head``: an object is also keyed under the head
+    noun it gives, :meth:`.terms.Terms.head`: "desk chair" under "chair" too)."""
+    names: dict[int, list[str]] = {}
+    for o in graph.objects:
+        h = head(o.name) if head is not None else None
+        names[o.id] = [o.name] if h is None else [o.name, h]
     keys = set()
     for o in graph.objects:
-        keys.add(f"o:{o.name}")
         for a in o.attributes:
             keys.add(f"a:{a}")
-            keys.add(f"ao:{a}|{o.name}")
+        for n in names[o.id]:
+            keys.add(f"o:{n}")
+            keys.update(f"ao:{a}|{n}" for a in o.attributes)
     for r in graph.relationships:
         keys.add(f"r:{r.predicate}")
-        keys.add(f"oro:{by_id[r.subject].name}|{r.predicate}|{by_id[r.object].name}")
+        keys.update(f"oro:{x}|{r.predicate}|{y}" for x in names[r.subject] for y in names[r.object])
     return keys
 
 
@@ -114,7 +120,7 @@ def build_index(vg: str, extra: list[str] | tuple[str, ...], folder: Path) -> di
                 offsets.append(out.tell())
                 line = json.dumps(region.to_list(), ensure_ascii=False, separators=(",", ":"))
                 out.write(line.encode("utf-8") + b"\n")
-                for key in graph_keys(region.graph):
+                for key in graph_keys(region.graph, terms.head):
                     postings[key].append(n)
                 counts[region.source] += 1
                 n += 1
@@ -195,14 +201,36 @@ class CounterIndex:
                     out.setdefault(key, []).append(number)  # type: ignore[arg-type]
         return out
 
+    @functools.cached_property
+    def whole_images(self) -> dict[str, int]:
+        """Region number of each image's whole-image graph (source ``vg_image``), by image id.
+
+        One pass over the region store's line heads, on first use.
+        """
+        out: dict[str, int] = {}
+        with (self.folder / "regions.jsonl").open("rb") as handle:
+            for number, line in enumerate(handle):
+                if not line.startswith(b'["vg_image",'):
+                    continue
+                head = _HEAD.match(line)
+                if head is not None:
+                    out.setdefault(json.loads(b'"' + head.group(2) + b'"'), number)
+        return out
+
+    def image_graph(self, image_id: str) -> SceneGraph | None:
+        """The canonical whole-image graph of ``image_id`` (``None``: not in the pool)."""
+        number = self.whole_images.get(str(image_id))
+        return None if number is None else self.region(number).graph
+
     def close(self) -> None:
         """Close the region store."""
         self._handle.close()
 
 
 class PoolLookup:
-    """The pool regions of the counter-regions a ``groups`` config names (for the independent
-    check, :func:`crepe_datasets.validation.counter_groups.check_groups`)."""
+    """The pool regions of the counter-regions a ``groups`` config names, and the whole-image
+    graphs of its captions' own images (for the independent check,
+    :func:`crepe_datasets.validation.counter_groups.check_groups`)."""
 
     def __init__(self, index: CounterIndex, rows: Any) -> None:
         self.index = index
@@ -210,7 +238,7 @@ class PoolLookup:
             (str(r["image_1_source"]), str(r["image_1_id"]), str(r["image_1_region_id"] or ""))
             for split in rows.values()
             for r in split
-        }
+        } | {("vg_image", str(r["image_0_id"]), "") for split in rows.values() for r in split}
         self.numbers = index.lookup(wanted)
 
     def __call__(self, source: str, image_id: str, region_id: str) -> list[PoolRegion]:

@@ -69,7 +69,7 @@ import numpy as np
 
 from crepe_datasets.builders.counter_images.index import CounterIndex
 from crepe_datasets.builders.counter_images.pool import PoolRegion
-from crepe_datasets.scenegraph.types import Box, SceneGraph
+from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
 
 STAGE = "counter_images"
 MAX_VISIT = 400
@@ -81,9 +81,11 @@ REASONS = (
     "only_own_image",
     "negative_not_true",
     "caption_beyond_region",
+    "caption_scene_level",
     "positive_also_true",
     "replaced_atom_present",
 )
+WHOLE_IMAGE = "vg_image"
 
 Alternatives = Callable[[str, str], frozenset[str]]
 FUNCTION_WORDS = frozenset(
@@ -179,9 +181,30 @@ def part_whole(a: str, b: str) -> bool:
     )
 
 
-def find_map(query: SceneGraph, target: SceneGraph, alts: Alternatives) -> dict[int, int] | None:
+Head = Callable[[str], "str | None"]
+
+
+def last_word(name: str) -> str | None:
+    """The last word of a compound name, unchecked: the broad head of :func:`named` for a
+    caption that must be *false* ("hot dog" is taken as a possible dog there)."""
+    return name.rsplit(" ", 1)[-1] if " " in name else None
+
+
+def named(name: str, names: frozenset[str] | set[str], head: Head | None = None) -> bool:
+    """Whether object name ``name`` is one of ``names``, or (``head``) the head noun that
+    ``head`` gives it is: a "desk chair" is a chair (:meth:`.terms.Terms.head`)."""
+    if name in names:
+        return True
+    h = head(name) if head is not None else None
+    return h is not None and h in names
+
+
+def find_map(
+    query: SceneGraph, target: SceneGraph, alts: Alternatives, heads: Head | None = None
+) -> dict[int, int] | None:
     """An injective map of ``query``'s objects into ``target`` carrying its names, attributes
-    and relationships (names compared through ``alts``), or ``None``."""
+    and relationships (names compared through ``alts``; ``heads``: a target object also
+    answers to the head noun this gives it), or ``None``."""
     t_attrs = {o.id: set(o.attributes) for o in target.objects}
     triples: dict[tuple[int, int], set[str]] = {}
     for r in target.relationships:
@@ -191,7 +214,9 @@ def find_map(query: SceneGraph, target: SceneGraph, alts: Alternatives) -> dict[
         names = alts("object", o.name)
         need = [alts("attribute", a) for a in o.attributes]
         found = [
-            t.id for t in target.objects if t.name in names and all(t_attrs[t.id] & a for a in need)
+            t.id
+            for t in target.objects
+            if named(t.name, names, heads) and all(t_attrs[t.id] & a for a in need)
         ]
         if not found:
             return None
@@ -224,6 +249,67 @@ def find_map(query: SceneGraph, target: SceneGraph, alts: Alternatives) -> dict[
         return False
 
     return dict(assign) if search(0) else None
+
+
+def _keys_with_heads(graph: SceneGraph) -> set[str]:
+    """The index keys of ``graph``, each object also under its head noun."""
+    by_id = graph.object_by_id()
+    names = {o.id: {o.name, o.name.rsplit(" ", 1)[-1]} for o in graph.objects}
+    keys: set[str] = set()
+    for o in graph.objects:
+        for n in names[o.id]:
+            keys.add(f"o:{n}")
+            keys.update(f"ao:{a}|{n}" for a in o.attributes)
+    for r in graph.relationships:
+        if r.subject in by_id and r.object in by_id:
+            keys.update(
+                f"oro:{x}|{r.predicate}|{y}" for x in names[r.subject] for y in names[r.object]
+            )
+    return keys
+
+
+def true_in_image(negative: SceneGraph, image: SceneGraph, loose: Alternatives) -> bool:
+    """Whether ``image``'s whole graph may make ``negative`` true (condition 6): every compound
+    of ``negative`` — each attribute with its object, each relationship with both objects, each
+    bare object — is stated somewhere in ``image``, names through broad synonyms (``loose``) and
+    head nouns. Counts (numeric attributes) are left out: an annotation's instances are no
+    reliable count, so "two chairs" is taken as possibly true wherever chairs are."""
+    keys = _keys_with_heads(image)
+    by_id = negative.object_by_id()
+    for o in negative.objects:
+        names = loose("object", o.name)
+        attrs = [a for a in o.attributes if not a.isdigit()]
+        wanted = (
+            [{f"ao:{x}|{n}" for x in loose("attribute", a) for n in names} for a in attrs]
+            if attrs
+            else [{f"o:{n}" for n in names}]
+        )
+        if any(not (w & keys) for w in wanted):
+            return False
+    for r in negative.relationships:
+        if r.subject not in by_id or r.object not in by_id:
+            continue
+        wanted_r = {
+            f"oro:{x}|{p}|{y}"
+            for x in loose("object", by_id[r.subject].name)
+            for p in loose("relationship", r.predicate)
+            for y in loose("object", by_id[r.object].name)
+        }
+        if not (wanted_r & keys):
+            return False
+    return True
+
+
+def counted_out(graph: SceneGraph) -> SceneGraph:
+    """``graph`` without its numeric attributes (counts): "two desks" is checked as "desks", so
+    a caption with a count is taken as true wherever its objects are (condition 2)."""
+    if not any(a.isdigit() for o in graph.objects for a in o.attributes):
+        return graph
+    objects = [
+        SGObject(o.id, o.name, tuple(a for a in o.attributes if not a.isdigit()), o.box, o.synset)
+        for o in graph.objects
+    ]
+    return SceneGraph(objects, list(graph.relationships), graph.image_id, graph.width, graph.height)
 
 
 def _postings(index: CounterIndex, keys: list[str]) -> np.ndarray:
@@ -272,7 +358,7 @@ def _contradiction(
     by_id = g.object_by_id()
     olds = loose(kind, old)
     if kind == "object":
-        if any(o.name in olds for o in g.objects):
+        if any(named(o.name, olds, last_word) for o in g.objects):
             return None
         return f"no {old} in the region"
     if kind == "attribute":
@@ -368,46 +454,56 @@ def _prepare(
 def find_counter(
     index: CounterIndex, positive: SceneGraph, negative: SceneGraph, image_id: str,
     area: float | None, key: str, words: list[str] | tuple[str, ...] = (),
-    foils: list[str] | tuple[str, ...] | None = None,
+    foils: list[str] | tuple[str, ...] | None = None, scope: str | None = None,
 ) -> CounterMatch | str:  # fmt: skip
     """The chosen counter-region of ``negative``, or the reason there is none (see the module).
 
     ``words``: the words of the negative's caption beyond its graph (:func:`uncovered_words`).
     ``foils``: for an HN-COMP negative, its two foils (the row's ``negative_foils``); ``None`` for
-    HN-ATOM.
+    HN-ATOM. ``scope``: why the positive caption is scene-level
+    (:func:`crepe_datasets.scenegraph.scope.scene_level`), ``None`` when it is region-level.
     """
     exchange = _prepare(positive, negative, foils)
     if isinstance(exchange, str):
         return exchange
+    tight, loose = index.terms.tight, index.terms.loose
+    own = index.image_graph(image_id)
+    if own is not None and true_in_image(negative, own, loose):
+        return "negative_true_in_own_image"
     found = candidate_regions(index, negative)
     if not len(found):
         return "not_in_pool"
     rng = random.Random(key)
     order = [int(x) for x in found]
     rng.shuffle(order)
-    tight, loose = index.terms.tight, index.terms.loose
+    if scope is not None:  # whole-image graphs first: only they can show the caption false
+        whole = set(index.whole_images.values())
+        order.sort(key=lambda n: n not in whole)
     reason, matches = 0, []
     for number in order[:MAX_VISIT]:
         region = index.region(number)
         if region.image_id == image_id:
             reason = max(reason, 1)
             continue
-        mapping = find_map(negative, region.graph, tight)
+        mapping = find_map(negative, region.graph, tight, index.terms.head)
         if mapping is None:
             reason = max(reason, 2)
             continue
         if not _covers(region, list(words)):
             reason = max(reason, 3)
             continue
-        if find_map(positive, region.graph, loose) is not None:
+        if scope is not None and region.source != WHOLE_IMAGE:
             reason = max(reason, 4)
+            continue
+        if find_map(counted_out(positive), region.graph, loose, last_word) is not None:
+            reason = max(reason, 5)
             continue
         if foils is None:
             why = _contradiction(region, mapping, negative, exchange, loose)
         else:  # the caption's compound is not there (checked just above); its atoms are, split
             why = f"no {exchange[1].replace('|', ' ')} in the region; its foils {' and '.join(foils)} are"
         if why is None:
-            reason = max(reason, 5)
+            reason = max(reason, 6)
             continue
         matches.append((region, mapping, why))
         if len(matches) >= MAX_MATCHES:
