@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from crepe_datasets.builders.counter_images.match import (
     CounterMatch,
+    counted_out,
     exchange_of,
     find_counter,
     find_map,
+    last_word,
     part_whole,
+    true_in_image,
     uncovered_words,
 )
 from crepe_datasets.generators.terms import Terms
@@ -144,3 +147,59 @@ def test_hn_comp_shape_and_positive_true(pool_index) -> None:
         find_counter(index, car, neg, "1", None, "k", (), ["white", "building"])
         == "positive_also_true"
     )
+
+
+def test_scene_level_caption_needs_a_whole_image(pool_index) -> None:
+    """ "there is a grey rug" is a claim about the picture: a FACTUAL region (one region of its
+    image) cannot show it false, so without a whole-image graph the negative is unmatched."""
+    index, _, _ = pool_index
+    pos, neg = graph(("rug", ("grey",))), graph(("skirt", ("grey",)))
+    region = find_counter(index, pos, neg, "30", None, "0:30:6375:1:counter")
+    assert isinstance(region, CounterMatch) and region.region.source == "factual"
+    scene = find_counter(index, pos, neg, "30", None, "0:30:6375:1:counter", scope="existential")
+    assert scene == "caption_scene_level"
+    # "the room is spacious" -> "the room is small": a whole VG image holds it
+    m = find_counter(
+        index, graph(("room", ("spacious",))), graph(("room", ("small",))), "30", None, "k",
+        scope="scene_object",
+    )  # fmt: skip
+    assert isinstance(m, CounterMatch) and m.region.source == "vg_image"
+    assert not any("spacious" in o.attributes for o in m.region.graph.objects)
+
+
+def test_whole_image_counter_excludes_the_caption_by_head_nouns(pool_index) -> None:
+    """VG image 35 has a silver chair and a black "desk chair": it makes "there is a silver chair
+    in the picture" true but does not make "there is a black chair in the picture" false."""
+    index, _, _ = pool_index
+    image_35 = index.image_graph("35")
+    assert find_map(graph(("chair", ("black",))), image_35, index.terms.loose) is None
+    assert find_map(graph(("chair", ("black",))), image_35, index.terms.loose, last_word)
+    pos, neg = graph(("chair", ("black",))), graph(("chair", ("silver",)))
+    for k in range(8):
+        m = find_counter(index, pos, neg, "17", None, f"{k}", scope="existential")
+        assert not isinstance(m, CounterMatch) or m.region.image_id != "35"
+
+
+def test_negative_true_of_its_own_image_is_dropped(pool_index) -> None:
+    """VG image 42 has two carpets, a black one and a dark grey one: "the carpet rug is grey" is
+    no negative of "the carpet rug is black" there (found by reading, issue 21)."""
+    index, _, _ = pool_index
+    own = index.image_graph("42")
+    loose = index.terms.loose
+    assert true_in_image(graph(("rug", ("grey",))), own, loose)
+    assert not true_in_image(graph(("rug", ("purple",))), own, loose)
+    pos = graph(("rug", ("black",)))
+    assert (
+        find_counter(index, pos, graph(("rug", ("grey",))), "42", None, "0:42:4901:0:counter")
+        == "negative_true_in_own_image"
+    )
+    # the count is left out: "two rugs" is possibly true wherever rugs are
+    assert true_in_image(graph(("rug", ("2",))), own, loose)
+    assert counted_out(graph(("rug", ("2", "grey")))).objects[0].attributes == ("grey",)
+
+
+def test_whole_images_of_the_index(pool_index) -> None:
+    index, _, _ = pool_index
+    assert len(index.whole_images) == 100
+    assert index.image_graph("42") is not None and index.image_graph("no such image") is None
+    assert index.region(index.whole_images["42"]).source == "vg_image"
