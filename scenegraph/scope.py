@@ -74,6 +74,21 @@ def is_room(name: str) -> bool:
     return first == room or room in first.closure(lambda s: s.hypernyms())
 
 
+def frame_positions(words: list[str]) -> set[int]:
+    """Positions of the words of ``words`` that form a picture frame: a preposition, an optional
+    determiner and a frame noun ("on", "the", "photo" of "a white car on the photo")."""
+    out: set[int] = set()
+    for i, w in enumerate(words[:-1]):
+        if w not in FRAME_PREPOSITIONS:
+            continue
+        j = i + 1
+        if words[j] in FRAME_DETERMINERS and j + 1 < len(words):
+            j += 1
+        if words[j] in FRAME_NOUNS:
+            out.update(range(i, j + 1))
+    return out
+
+
 def scene_level(text: str, graph: SceneGraph | None = None) -> str | None:
     """Why caption ``text`` (with its parsed ``graph``) is a claim about the whole picture, or
     ``None`` when it describes its region's objects (see the module for the five reasons).
@@ -90,13 +105,8 @@ def scene_level(text: str, graph: SceneGraph | None = None) -> str | None:
         return "count"
     if any(w in QUANTIFIERS for w in words):
         return "quantifier"
-    for i, w in enumerate(words[:-1]):
-        if w in FRAME_PREPOSITIONS:
-            rest = words[i + 1 : i + 3]
-            if rest and rest[0] in FRAME_DETERMINERS:
-                rest = rest[1:]
-            if rest and rest[0] in FRAME_NOUNS:
-                return "picture_frame"
+    if frame_positions(words):
+        return "picture_frame"
     if graph is not None and any(is_room(o.name) for o in graph.objects):
         return "scene_object"
     return None

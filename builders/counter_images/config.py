@@ -21,6 +21,7 @@ from typing import Any
 from crepe_datasets.builders.counter_images.groups import (
     COMP_CONFIG,
     CONFIG,
+    caption_graphs,
     config_info,
     features,
     group_rows,
@@ -102,12 +103,20 @@ def add_groups_config(
         negatives: dict[str, int] = {}
         unmatched: dict[str, dict[str, int]] = {}
         stats: Counter = Counter()
+        # the region descriptions of each image (systematicity: its raw and hn_* rows)
+        captions = (
+            caption_graphs(
+                [rows for c in ("raw", source) for rows in (tables.get(c) or {}).values()], index
+            )
+            if adapt is None
+            else None
+        )
         for split, rows in tables[source].items():
             out = groups[split] = SpooledRows(scratch / config / split, schema)
             before = stats["negatives"]
             drops = DropLog()
             given = adapt(split, rows) if adapt is not None else rows
-            for row in group_rows(given, index, infos, seed, drops, stats, comp):
+            for row in group_rows(given, index, infos, seed, drops, stats, comp, captions):
                 out.append(row)
             negatives[split] = stats["negatives"] - before
             unmatched[split] = {r: n for (_, r), n in sorted(drops.counts.items())}

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from crepe_datasets.builders.counter_images.index import CounterIndex
+from crepe_datasets.builders.counter_images.index import CounterIndex, canonical_graph
 from crepe_datasets.builders.counter_images.match import (
     STAGE,
     CounterMatch,
@@ -38,6 +38,7 @@ from crepe_datasets.cards.metadata import ConfigInfo, TaskSpec
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.scope import scene_level
+from crepe_datasets.scenegraph.types import SceneGraph
 
 CONFIG = "groups"
 DESCRIPTION = (
@@ -147,13 +148,32 @@ def group_row(
     }
 
 
+def caption_graphs(
+    tables: Iterable[Iterable[Mapping[str, Any]]], index: CounterIndex
+) -> dict[str, list[SceneGraph]]:
+    """The canonical graphs of the region descriptions in ``tables`` (rows with ``image_id``
+    and a compact ``scene_graph``), by image id, each distinct graph once."""
+    out: dict[str, dict[str, SceneGraph]] = {}
+    for rows in tables:
+        for row in rows:
+            text = row.get("scene_graph")
+            if not text:
+                continue
+            seen = out.setdefault(str(row["image_id"]), {})
+            if text not in seen:
+                seen[text] = canonical_graph(from_compact(text), index.terms)
+    return {image: list(graphs.values()) for image, graphs in out.items()}
+
+
 def group_rows(
     rows: Iterable[Mapping[str, Any]], index: CounterIndex, infos: Mapping[str, Any], seed: int,
     drops: DropLog, stats: Counter, comp: bool = False,
+    captions: Mapping[str, Sequence[SceneGraph]] | None = None,
 ) -> Iterator[dict[str, Any]]:  # fmt: skip
     """The ``groups`` rows of ``hn_atom`` rows (``comp``: the ``groups_comp`` rows of ``hn_comp``
     rows, whose ``negative_foils`` give each negative's two foils); every negative without one
-    is counted."""
+    is counted. ``captions``: the graphs of every region description of each image
+    (:func:`caption_graphs`), for the negative's check against its own image."""
     for row in rows:
         positive = from_compact(row["scene_graph"])
         scope = scene_level(row["caption"], positive)
@@ -166,6 +186,7 @@ def group_rows(
                 index, positive, negative, str(row["image_id"]), area, key,
                 uncovered_words(text, negative),
                 list(row["negative_foils"][k]) if comp else None, scope,
+                (captions or {}).get(str(row["image_id"]), ()),
             )  # fmt: skip
             if isinstance(found, str):
                 drops.drop(STAGE, found, f"{row['caption']} -> {text}")

@@ -62,7 +62,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -138,6 +138,7 @@ def exchange_of(positive: SceneGraph, negative: SceneGraph) -> tuple[str, str, s
 def uncovered_words(text: str, graph: SceneGraph) -> list[str]:
     """Content words of ``text`` that name nothing of ``graph`` (condition 4)."""
     from crepe_datasets.scenegraph.lexicon import singularize
+    from crepe_datasets.scenegraph.scope import frame_positions
 
     names: set[str] = set()
     for o in graph.objects:
@@ -148,6 +149,8 @@ def uncovered_words(text: str, graph: SceneGraph) -> list[str]:
         names.update(r.predicate.split())
     names |= {singularize(w) for w in names}
     words = [w.strip(".,;:!?'\"") for w in text.lower().split()]
+    frame = frame_positions(words)  # "on the photo": where in the picture, not what
+    words = [w for i, w in enumerate(words) if i not in frame]
     return [
         w
         for w in words
@@ -398,8 +401,25 @@ def _size_tier(box: list[float] | None, region: PoolRegion, area: float | None) 
     return (0, 0.0) if distance <= math.log(SIZE_FACTOR) else (2, round(distance, 6))
 
 
-def _covers(region: PoolRegion, words: list[str]) -> bool:
-    """Whether every word is in ``region``'s description or graph (condition 4)."""
+def matched_part(region: PoolRegion, mapping: dict[int, int]) -> SceneGraph:
+    """The part of ``region``'s graph a match localises to: for a whole-image graph the objects
+    the negative maps onto and the relationships among them; any other region whole."""
+    g = region.graph
+    if region.source != WHOLE_IMAGE:
+        return g
+    used = set(mapping.values())
+    return SceneGraph(
+        [o for o in g.objects if o.id in used],
+        [r for r in g.relationships if r.subject in used and r.object in used],
+        g.image_id, g.width, g.height,
+    )  # fmt: skip
+
+
+def _covers(region: PoolRegion, words: list[str], mapping: dict[int, int]) -> bool:
+    """Whether every word is in ``region``'s description or graph (condition 4); for a
+    whole-image graph, in the matched objects' annotation (the localised counter-region): the
+    rest of the image names too much ("wall is green and yellow" is not covered by a green
+    wall because something else in the image is yellow)."""
     if not words:
         return True
     from crepe_datasets.scenegraph.lexicon import singularize
@@ -407,7 +427,7 @@ def _covers(region: PoolRegion, words: list[str]) -> bool:
     text = {w.strip(".,;:!?'\"") for w in region.text.lower().split()}
     text |= {singularize(w) for w in text}
     missing = [w for w in words if w not in text and singularize(w) not in text]
-    return not uncovered_words(" ".join(missing), region.graph)
+    return not uncovered_words(" ".join(missing), matched_part(region, mapping))
 
 
 def comp_exchange(
@@ -455,6 +475,7 @@ def find_counter(
     index: CounterIndex, positive: SceneGraph, negative: SceneGraph, image_id: str,
     area: float | None, key: str, words: list[str] | tuple[str, ...] = (),
     foils: list[str] | tuple[str, ...] | None = None, scope: str | None = None,
+    captions: Sequence[SceneGraph] = (),
 ) -> CounterMatch | str:  # fmt: skip
     """The chosen counter-region of ``negative``, or the reason there is none (see the module).
 
@@ -462,13 +483,15 @@ def find_counter(
     ``foils``: for an HN-COMP negative, its two foils (the row's ``negative_foils``); ``None`` for
     HN-ATOM. ``scope``: why the positive caption is scene-level
     (:func:`crepe_datasets.scenegraph.scope.scene_level`), ``None`` when it is region-level.
+    ``captions``: the graphs of the other region descriptions of image ``i`` (condition 6 looks
+    at them too: a region description is annotation the scene graph may lack).
     """
     exchange = _prepare(positive, negative, foils)
     if isinstance(exchange, str):
         return exchange
     tight, loose = index.terms.tight, index.terms.loose
     own = index.image_graph(image_id)
-    if own is not None and true_in_image(negative, own, loose):
+    if any(true_in_image(negative, g, loose) for g in ([own] if own else []) + list(captions)):
         return "negative_true_in_own_image"
     found = candidate_regions(index, negative)
     if not len(found):
@@ -489,7 +512,7 @@ def find_counter(
         if mapping is None:
             reason = max(reason, 2)
             continue
-        if not _covers(region, list(words)):
+        if not _covers(region, list(words), mapping):
             reason = max(reason, 3)
             continue
         if scope is not None and region.source != WHOLE_IMAGE:
