@@ -64,3 +64,11 @@ def test_rooms_by_wordnet() -> None:
 def test_tokens() -> None:
     assert tokens("There's a cat.") == ["there", "'s", "a", "cat"]
     assert tokens("a TV, 2 cups") == ["a", "tv", "2", "cups"]
+
+
+def test_frame_positions() -> None:
+    from crepe_datasets.scenegraph.scope import frame_positions
+
+    assert frame_positions(tokens("there is a white car on the photo")) == {5, 6, 7}
+    assert frame_positions(tokens("a pole in picture")) == {2, 3}
+    assert frame_positions(tokens("a picture on the wall")) == set()

@@ -9,6 +9,7 @@ from crepe_datasets.builders.counter_images.match import (
     find_counter,
     find_map,
     last_word,
+    matched_part,
     part_whole,
     true_in_image,
     uncovered_words,
@@ -203,3 +204,44 @@ def test_whole_images_of_the_index(pool_index) -> None:
     assert len(index.whole_images) == 100
     assert index.image_graph("42") is not None and index.image_graph("no such image") is None
     assert index.region(index.whole_images["42"]).source == "vg_image"
+
+
+def test_words_beyond_the_graph_on_a_whole_image_read_the_matched_objects(pool_index) -> None:
+    """VG image 11 has a green wall and a yellow bag: "wall is green and yellow" (parsed as a
+    green wall) is not covered by the wall, though the whole image names "yellow"."""
+    index, _, _ = pool_index
+    image = index.region(index.whole_images["11"])
+    (wall,) = [o.id for o in image.graph.objects if o.name == "wall"]
+    assert uncovered_words("wall is green and yellow", image.graph) == []
+    part = matched_part(image, {0: wall})
+    assert [o.name for o in part.objects] == ["wall"]
+    assert uncovered_words("wall is green and yellow", part) == ["yellow"]
+    found = find_counter(
+        index, graph(("wall", ("grey",))), graph(("wall", ("green",))), "60", None, "k",
+        uncovered_words("wall is green and yellow", graph(("wall", ("green",)))),
+    )  # fmt: skip
+    if isinstance(found, CounterMatch):  # a region that names yellow with the wall
+        assert "yellow" in found.description or any(
+            "yellow" in o.attributes for o in matched_part(found.region, found.mapping).objects
+        )
+
+
+def test_picture_frames_are_no_words_beyond_the_graph() -> None:
+    car = graph(("car", ("white",)))
+    assert uncovered_words("there is a white car on the photo", car) == []
+    assert uncovered_words("there is a white car on the road", car) == ["on", "road"]
+
+
+def test_own_region_descriptions_make_the_negative_true(pool_index) -> None:
+    """VG image 45's scene graph has a dark and a grey car, but its region descriptions say "a
+    white car is in the intersection": "there is a white car in the photo" is true there."""
+    index, _, _ = pool_index
+    pos, neg = graph(("truck", ("white",))), graph(("car", ("white",)))
+    assert not true_in_image(neg, index.image_graph("45"), index.terms.loose)
+    described = graph(("car", ("white",)), ("intersection", ()), rels=((0, "in", 1),))
+    key = "0:45:5329:0:counter"
+    assert find_counter(index, pos, neg, "45", None, key) != "negative_true_in_own_image"
+    assert (
+        find_counter(index, pos, neg, "45", None, key, captions=[described])
+        == "negative_true_in_own_image"
+    )
