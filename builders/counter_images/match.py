@@ -166,22 +166,26 @@ def _verb_base(word: str) -> str:
 
 
 def part_whole(a: str, b: str) -> bool:
-    """Whether the first noun sense of ``a`` is a part of ``b``'s or the reverse (condition 5)."""
+    """Whether the first noun sense of ``a`` is a part of ``b``'s or the reverse (condition 5).
+
+    A part of a kind is a part of its every kind: a wall is a part of a building, so of a house
+    ("a white house" makes "the wall is white" true).
+    """
     from crepe_datasets.infra.resources import wordnet
 
     def first(word: str):
         found = wordnet().synsets(word.replace(" ", "_"), pos="n")
         return found[0] if found else None
 
+    def part_of(part, whole) -> bool:
+        wholes = {whole, *whole.closure(lambda x: x.hypernyms())}
+        holonyms = set(part.part_holonyms())
+        return bool(holonyms & wholes) or part in set(whole.part_meronyms())
+
     sa, sb = first(a), first(b)
     if sa is None or sb is None:
         return False
-    return (
-        sb in sa.part_holonyms()
-        or sa in sb.part_holonyms()
-        or sb in sa.part_meronyms()
-        or (sa in sb.part_meronyms())
-    )
+    return part_of(sa, sb) or part_of(sb, sa)
 
 
 Head = Callable[[str], "str | None"]

@@ -86,6 +86,7 @@ def test_words_beyond_the_graph() -> None:
 def test_part_whole_foils_are_refused(pool_index) -> None:
     index, _, _ = pool_index
     assert part_whole("wall", "room") and not part_whole("chair", "bench")
+    assert part_whole("wall", "house")  # a wall is a part of a building, a house a building
     pos, neg = graph(("wall", ("white",))), graph(("room", ("white",)))
     assert find_counter(index, pos, neg, "1", None, "k") == "part_whole_foil"
 
