@@ -4,7 +4,8 @@ Built once per pool, streamed: the readers of :mod:`.pool` yield one region at a
 region's graph is canonicalised (:class:`.terms.Terms`) and appended to a region store on disk
 (``regions.jsonl`` with ``offsets.npy``), and only its keys stay in memory, as arrays of region
 numbers. Keys are ``o:<object>``, ``a:<attribute>``, ``r:<predicate>``, ``ao:<attribute>|<object>``
-and ``oro:<subject>|<predicate>|<object>`` of canonical names.
+and ``oro:<subject>|<predicate>|<object>`` of canonical names; an object whose compound name is a
+kind of its head noun is keyed under both (:meth:`.terms.Terms.head`: "desk chair" and "chair").
 
 Files of an index folder: ``regions.jsonl`` (one :meth:`.pool.PoolRegion.to_list` per line),
 ``offsets.npy`` (byte offset of each line), ``keys.json`` (``{key: [start, end]}`` into

@@ -29,10 +29,27 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
    blue curtains), and a region matching the graph alone need not match the caption. (``P``'s
    extra words only make ``P`` more specific, so they cannot make it true in ``c``.)
 5. **No part–whole foils**: for an object exchange, ``old`` is not a WordNet part of ``new`` nor
-   ``new`` a part of ``old`` (first senses): "the room is white" makes "the wall is white" true.
+   ``new`` a part of ``old`` (first senses, parts inherited through hypernyms: a wall is a part
+   of a building, so of a house): "the room is white" makes "the wall is white" true.
+6. **``N`` is false of image ``i`` as a whole** (:func:`true_in_image`): not every compound of
+   ``N`` (counts left out) is stated, through broad synonyms and head nouns, in ``i``'s whole
+   scene graph (the pool's ``vg_image`` record) or in the graph of one of ``i``'s region
+   descriptions (``captions``): another instance there may make it true ("the carpet rug is
+   grey" of an image with a black and a dark grey carpet).
+7. **A scene-level caption needs a whole image**: when ``P`` is a claim about the whole picture
+   (``scope``, :func:`crepe_datasets.scenegraph.scope.scene_level`: "there is a black chair in
+   the picture", "one chair is brown"), ``c`` must be a whole-image graph, where condition 2
+   holds for the whole image; a region's graph leaves the rest of its image unannotated.
+
+Names: an object of ``c`` also answers to its head noun — for ``N`` (condition 1) when WordNet
+agrees that the compound is a kind of it (:meth:`.terms.Terms.head`: a "desk chair" is a chair,
+a "hot dog" no dog), for ``P`` and ``old`` (condition 2) unchecked (:func:`last_word`), so that
+more regions count as possibly making ``P`` true. ``P``'s counts are left out of condition 2
+(:func:`counted_out`).
 
 Whole-image graphs of Visual Genome are localised: the counter-region's box is the union of the
-boxes of the objects ``N`` maps onto, and condition 2 is checked on the whole image (stricter).
+boxes of the objects ``N`` maps onto, and condition 2 is checked on the whole image (stricter),
+condition 4 on the matched objects (:func:`matched_part`).
 
 **HN-COMP** negatives ("a pink car" → "a blue car and a pink toy"; ``foils`` given) take the
 same rule with the exchange replaced by the negative's shape: it keeps every atom of the caption
@@ -53,7 +70,9 @@ furthest condition any visited region reached): ``no_single_exchange`` (the grap
 than one atom), ``not_in_pool`` (no region holds all of ``N``'s compounds), ``only_own_image``,
 ``negative_not_true`` (regions hold the compounds but not ``N`` as a whole),
 ``positive_also_true`` (``P`` holds there too), ``replaced_atom_present`` (``old`` is there);
-``caption_beyond_region`` (condition 4), and before any look-up ``part_whole_foil`` (condition 5).
+``caption_beyond_region`` (condition 4), ``caption_scene_level`` (condition 7: only regions that
+are not whole images held ``N``), and before any look-up ``part_whole_foil`` (condition 5) and
+``negative_true_in_own_image`` (condition 6).
 """
 
 from __future__ import annotations
