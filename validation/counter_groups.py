@@ -20,10 +20,10 @@ object; this check works on **compound sets** instead, from the row alone: for e
   graph (``image_1_source`` is not ``vg_image``), so nothing shows the caption false of the rest
   of that image;
 * ``negative_false_in_own_image`` (when the pool is given): violated when every compound and
-  object of the negative's graph (counts left out) is found, through broad synonyms, somewhere
-  in the whole-image graph of the caption's own image (``image_0_id``, the pool's ``vg_image``
-  record): another instance there may make the negative true ("the carpet is black" of an image
-  with a grey and a black carpet);
+  object of the negative's graph (counts left out) is found, through broad synonyms, in one
+  pool graph of the caption's own image (``image_0_id``: its whole-image graph, and every other
+  pool region of it, such as a FACTUAL row or a VG region graph): another instance there may make
+  the negative true ("the carpet is black" of an image with a grey and a black carpet);
 * ``exchange_matches_graphs``: the ``exchange`` column is the one-atom difference of the two
   graphs (an HN-COMP group, ``compound:<caption's compound>-><foil>+<foil>``: the negative's
   graph keeps every atom of the caption's and adds both foils);
@@ -66,6 +66,8 @@ class PoolRegionLike(Protocol):
 
 # (source, image id, region id) -> the pool's regions of that key (empty: not in the pool)
 PoolLookup = Callable[[str, str, str], Sequence[PoolRegionLike]]
+# image id -> every pool region of that image (its whole-image graph, region graphs, FACTUAL rows)
+OwnRegions = Callable[[str], Sequence[PoolRegionLike]]
 
 
 def _compounds(
@@ -163,20 +165,20 @@ def _pool_region(
     return None
 
 
-def _own_image(row: Mapping[str, Any], lookup: PoolLookup | None) -> SceneGraph | None:
-    """The pool's whole-image graph of the caption's own image (``None``: no pool given, or the
-    image has none)."""
-    if lookup is None:
-        return None
-    found = lookup(WHOLE_IMAGE, str(row["image_0_id"]), "")
-    return found[0].graph if found else None
+def _own_graphs(row: Mapping[str, Any], own: OwnRegions | None) -> list[SceneGraph]:
+    """The pool's graphs of the caption's own image (empty: no pool given, or none there)."""
+    if own is None:
+        return []
+    return [r.graph for r in own(str(row["image_0_id"]))]
 
 
 def check_group(
     row: Mapping[str, Any], terms: Terms, report: InvariantReport,
-    lookup: PoolLookup | None = None, config: str = CONFIG,
+    lookup: PoolLookup | None = None, config: str = CONFIG, own: OwnRegions | None = None,
 ) -> None:  # fmt: skip
-    """Check one row of a ``groups`` (or ``groups_comp``) config (see the module docstring)."""
+    """Check one row of a ``groups`` (or ``groups_comp``) config (see the module docstring);
+    ``own``: the pool's regions of an image (default: its whole-image graph through
+    ``lookup``)."""
     where = f"{row['caption_0']} / {row['caption_1']} / image {row['image_1_id']}"
     if str(row["image_0_id"]) == str(row["image_1_id"]):
         report.fail(config, "different_images", where)
@@ -195,10 +197,15 @@ def check_group(
         and row["image_1_source"] != WHOLE_IMAGE
     ):
         report.fail(config, "scene_level_caption_on_region", where)
-    own = _own_image(row, lookup)
-    if own is None:
+    if own is None and lookup is not None:
+        own = lambda image: lookup(WHOLE_IMAGE, image, "")  # noqa: E731 - its scene graph only
+    graphs = _own_graphs(row, own)
+    if not graphs:
         report.skipped["negative_false_in_own_image (own image not in the pool)"] += 1
-    elif _present(negative, _compounds(own, same, _last_word), terms.loose, counts=False):
+    elif any(
+        _present(negative, _compounds(g, same, _last_word), terms.loose, counts=False)
+        for g in graphs
+    ):
         report.fail(config, "negative_false_in_own_image", where)
     pa, na = Counter(positive.atoms()), Counter(negative.atoms())
     removed, added = list((pa - na).elements()), list((na - pa).elements())
@@ -220,15 +227,16 @@ def check_group(
 
 def check_groups(
     tables: Mapping[str, Sequence[Mapping[str, Any]]], terms: Terms,
-    lookup: PoolLookup | None = None, config: str = CONFIG,
+    lookup: PoolLookup | None = None, config: str = CONFIG, own: OwnRegions | None = None,
 ) -> InvariantReport:  # fmt: skip
     """Check every row of the splits ``{split: rows}`` of ``config`` (against the pool, when
-    ``lookup`` finds its regions); without the pool the pool check is counted as skipped."""
+    ``lookup`` finds its regions and ``own`` an image's regions); without the pool the pool
+    checks are counted as skipped."""
     report = InvariantReport()
     for rows in tables.values():
         for row in rows:
             report.rows += 1
-            check_group(row, terms, report, lookup, config)
+            check_group(row, terms, report, lookup, config, own)
     if lookup is None and report.rows:
         report.skipped["counter_region_in_pool (no pool)"] = report.rows
         report.skipped.pop("negative_false_in_own_image (own image not in the pool)", None)

@@ -191,7 +191,15 @@ class CounterIndex:
         One pass over the region store that reads each line's head only (a full parse per
         region of all of Visual Genome would take minutes).
         """
+        return self.scan(wanted, set())[0]
+
+    def scan(
+        self, wanted: set[tuple[str, str, str]], images: set[str]
+    ) -> tuple[dict[tuple[str, str, str], list[int]], dict[str, list[int]]]:
+        """Region numbers of the keys in ``wanted`` (as :meth:`lookup`), and of every region of
+        the images in ``images`` (any source), in one pass over the line heads."""
         out: dict[tuple[str, str, str], list[int]] = {}
+        by_image: dict[str, list[int]] = {}
         with (self.folder / "regions.jsonl").open("rb") as handle:
             for number, line in enumerate(handle):
                 head = _HEAD.match(line)
@@ -200,7 +208,13 @@ class CounterIndex:
                 key = tuple(json.loads(b'"' + part + b'"') for part in head.groups())
                 if key in wanted:
                     out.setdefault(key, []).append(number)  # type: ignore[arg-type]
-        return out
+                if key[1] in images:
+                    by_image.setdefault(key[1], []).append(number)
+        return out, by_image
+
+    def image_regions(self, images: set[str]) -> dict[str, list[int]]:
+        """Region numbers of every pool region (any source) of each image in ``images``."""
+        return self.scan(set(), images)[1]
 
     @functools.cached_property
     def whole_images(self) -> dict[str, int]:
@@ -229,8 +243,8 @@ class CounterIndex:
 
 
 class PoolLookup:
-    """The pool regions of the counter-regions a ``groups`` config names, and the whole-image
-    graphs of its captions' own images (for the independent check,
+    """The pool regions of the counter-regions a ``groups`` config names, and every pool region
+    of its captions' own images (for the independent check,
     :func:`crepe_datasets.validation.counter_groups.check_groups`)."""
 
     def __init__(self, index: CounterIndex, rows: Any) -> None:
@@ -239,11 +253,18 @@ class PoolLookup:
             (str(r["image_1_source"]), str(r["image_1_id"]), str(r["image_1_region_id"] or ""))
             for split in rows.values()
             for r in split
-        } | {("vg_image", str(r["image_0_id"]), "") for split in rows.values() for r in split}
-        self.numbers = index.lookup(wanted)
+        }
+        images = {str(r["image_0_id"]) for split in rows.values() for r in split}
+        wanted |= {("vg_image", image, "") for image in images}
+        self.numbers, self.by_image = index.scan(wanted, images)
 
     def __call__(self, source: str, image_id: str, region_id: str) -> list[PoolRegion]:
         return [self.index.region(n) for n in self.numbers.get((source, image_id, region_id), [])]
+
+    def image(self, image_id: str) -> list[PoolRegion]:
+        """Every pool region of ``image_id`` (its whole-image graph, region graphs, FACTUAL
+        rows)."""
+        return [self.index.region(n) for n in self.by_image.get(str(image_id), [])]
 
 
 def open_index(

@@ -79,3 +79,23 @@ def test_negative_true_of_its_own_image_fails(pool_index) -> None:  # noqa: F811
     blind = _check(index, [row], pool=False)
     assert blind.passed
     assert blind.skipped["negative_false_in_own_image (no pool)"] == 1
+
+
+HAIR = _row(
+    "3", "the woman has blond hair", '{"o":[[0,"hair",["blond"]]],"r":[]}',
+    "the woman has dark hair", '{"o":[[0,"hair",["dark"]]],"r":[]}',
+)  # fmt: skip
+
+
+def test_every_pool_region_of_the_own_image_is_read(pool_index) -> None:  # noqa: F811
+    """VG image 3's scene graph gives no hair colour, but its FACTUAL row 'dark-haired woman
+    sitting at desk' does: "the woman has dark hair" may be true there."""
+    index, _, _ = pool_index
+    row = _group(index, HAIR, "3")
+    assert row["image_1_id"] != "3"
+    tables = {"seen_compounds": [row]}
+    lookup = PoolLookup(index, tables)
+    assert {r.source for r in lookup.image("3")} == {"vg_image", "factual"}
+    assert check_groups(tables, index.terms, lookup).passed  # the scene graph alone
+    report = check_groups(tables, index.terms, lookup, own=lookup.image)
+    assert report.violations == {("groups", "negative_false_in_own_image"): 1}

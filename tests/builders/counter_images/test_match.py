@@ -246,3 +246,18 @@ def test_own_region_descriptions_make_the_negative_true(pool_index) -> None:
         find_counter(index, pos, neg, "45", None, key, captions=[described])
         == "negative_true_in_own_image"
     )
+
+
+def test_own_pool_regions_make_the_negative_true(pool_index) -> None:
+    """The build reads every pool region of the caption's image (``own_graphs``): VG image 3's
+    FACTUAL row states dark hair, which its scene graph does not."""
+    index, _, _ = pool_index
+    numbers = index.image_regions({"3"})["3"]
+    regions = [index.region(n) for n in numbers]
+    assert {r.source for r in regions} == {"vg_image", "factual"}
+    pos, neg = graph(("hair", ("blond",))), graph(("hair", ("dark",)))
+    assert isinstance(find_counter(index, pos, neg, "3", None, "k"), CounterMatch)
+    own = [r.graph for r in regions if r.source == "factual"]
+    assert find_counter(index, pos, neg, "3", None, "k", captions=own) == (
+        "negative_true_in_own_image"
+    )
