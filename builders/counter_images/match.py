@@ -33,9 +33,10 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
    of a building, so of a house): "the room is white" makes "the wall is white" true.
 6. **``N`` is false of image ``i`` as a whole** (:func:`true_in_image`): not every compound of
    ``N`` (counts left out) is stated, through broad synonyms and head nouns, in ``i``'s whole
-   scene graph (the pool's ``vg_image`` record) or in the graph of one of ``i``'s region
-   descriptions (``captions``): another instance there may make it true ("the carpet rug is
-   grey" of an image with a black and a dark grey carpet).
+   scene graph (the pool's ``vg_image`` record) or in one of ``captions`` (the build gives the
+   image's other pool regions and the parsed graphs of its region descriptions,
+   :func:`crepe_datasets.builders.counter_images.config.own_graphs`): another instance there
+   may make it true ("the carpet rug is grey" of an image with a black and a dark grey carpet).
 7. **A scene-level caption needs a whole image**: when ``P`` is a claim about the whole picture
    (``scope``, :func:`crepe_datasets.scenegraph.scope.scene_level`: "there is a black chair in
    the picture", "one chair is brown"), ``c`` must be a whole-image graph, where condition 2
