@@ -19,6 +19,12 @@ A one-word prepositional predicate ("on") also takes every known predicate that 
 ("sit on", "hang on", "on top of"): :meth:`Terms.add_predicates` gives the known ones (the
 index's, or a graph's).
 
+* :meth:`Terms.head` — the head noun of a compound object name when the name is a kind of it:
+  an object named "desk chair", "tv remote" or "water bottle" is also a chair, a remote, a
+  bottle (so the index and the match find it under both names), but a "hot dog" is no dog and a
+  "teddy bear" no bear: when WordNet knows the compound ("hot_dog", or written solid,
+  "sunglasses"), some noun sense of the head must be among the hypernyms of its first sense.
+
 * :meth:`Terms.loose` — the term and the lemmas of its first three senses of every part of
   speech (:func:`crepe_datasets.generators.negatives.foils.synonyms`): used to decide that the
   *positive* is false there, so the wider the set the more conservative the check.
@@ -68,6 +74,27 @@ def _first_sense(word: str, pos: str) -> tuple[str, ...]:
         if synsets:
             return tuple(sorted({x.name().replace("_", " ").lower() for x in synsets[0].lemmas()}))
     return ()
+
+
+@functools.lru_cache(maxsize=50_000)
+def is_kind_of_head(name: str) -> bool:
+    """Whether the multi-word noun ``name`` is a kind of its last word (see :meth:`Terms.head`):
+    true when WordNet knows neither the compound nor its solid spelling, else when a noun sense
+    of the head is the compound's first sense or one of its hypernyms."""
+    from crepe_datasets.infra.resources import wordnet
+
+    wn = wordnet()
+    words = name.split()
+    head = words[-1]
+    heads = set(wn.synsets(head, pos="n"))
+    if len(words) < 2 or not heads:
+        return False
+    for form in ("_".join(words), "".join(words)):
+        found = wn.synsets(form, pos="n")
+        if found:
+            first = found[0]
+            return first in heads or bool(heads & set(first.closure(lambda x: x.hypernyms())))
+    return True
 
 
 class Terms:
@@ -120,6 +147,14 @@ class Terms:
         """The canonical form of ``text`` as an atom of ``kind``."""
         name = surface(kind, text)
         return self.aliases.get(kind, {}).get(name, name)
+
+    def head(self, name: str) -> str | None:
+        """The canonical head noun of the canonical object name ``name`` when ``name`` is a
+        compound that is a kind of it ("desk chair" → "chair"); ``None`` otherwise."""
+        if " " not in name or not is_kind_of_head(name):
+            return None
+        head = self.canon("object", name.rsplit(" ", 1)[-1])
+        return head if head != name else None
 
     def tight(self, kind: str, text: str) -> frozenset[str]:
         """Canonical forms a *true* atom may take: itself and its first-sense synonyms."""

@@ -6,12 +6,24 @@ object; this check works on **compound sets** instead, from the row alone: for e
 * ``different_images``: the two images differ;
 * ``negative_compounds_in_counter``: every compound and object of the negative's graph
   (``negative_graph``) is a compound / object of the counter-region's graph (``image_1_graph``),
-  names compared through first-sense synonyms and Visual Genome aliases (a prepositional
+  names compared through first-sense synonyms and Visual Genome aliases, an object also under
+  its head noun (:meth:`~crepe_datasets.generators.terms.Terms.head`) (a prepositional
   predicate also through the counter-region's predicates ending with it: "sit on" is "on");
 * ``positive_true_in_counter``: violated when every compound and object of the caption's graph
-  (``scene_graph``) is found in the counter-region's graph through broad synonyms;
+  (``scene_graph``, counts left out) is found in the counter-region's graph through broad
+  synonyms (an object also under the last word of its name: a "desk chair" may be the chair);
 * ``replaced_object_in_counter``: for an object exchange, the replaced object (or a broad
-  synonym) is an object of the counter-region's graph;
+  synonym) is an object of the counter-region's graph (or the last word of one's name);
+* ``scene_level_caption_on_region``: the caption is a claim about the whole picture
+  (:func:`crepe_datasets.scenegraph.scope.scene_level`: "there is a black chair in the
+  picture", "one chair is brown") but the counter-image is one region's graph, not a whole-image
+  graph (``image_1_source`` is not ``vg_image``), so nothing shows the caption false of the rest
+  of that image;
+* ``negative_false_in_own_image`` (when the pool is given): violated when every compound and
+  object of the negative's graph (counts left out) is found, through broad synonyms, in one
+  pool graph of the caption's own image (``image_0_id``: its whole-image graph, and every other
+  pool region of it, such as a FACTUAL row or a VG region graph): another instance there may make
+  the negative true ("the carpet is black" of an image with a grey and a black carpet);
 * ``exchange_matches_graphs``: the ``exchange`` column is the one-atom difference of the two
   graphs (an HN-COMP group, ``compound:<caption's compound>-><foil>+<foil>``: the negative's
   graph keeps every atom of the caption's and adds both foils);
@@ -34,10 +46,12 @@ from typing import Any, Protocol
 
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.generators.terms import Terms
+from crepe_datasets.scenegraph.scope import scene_level
 from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.validation.invariants import InvariantReport
 
 CONFIG = "groups"
+WHOLE_IMAGE = "vg_image"
 
 
 class PoolRegionLike(Protocol):
@@ -52,31 +66,51 @@ class PoolRegionLike(Protocol):
 
 # (source, image id, region id) -> the pool's regions of that key (empty: not in the pool)
 PoolLookup = Callable[[str, str, str], Sequence[PoolRegionLike]]
+# image id -> every pool region of that image (its whole-image graph, region graphs, FACTUAL rows)
+OwnRegions = Callable[[str], Sequence[PoolRegionLike]]
 
 
-def _compounds(g: SceneGraph, canon: Callable[[str, str], str]) -> set[tuple]:
+def _compounds(
+    g: SceneGraph, canon: Callable[[str, str], str],
+    head: Callable[[str], str | None] | None = None, counts: bool = True,
+) -> set[tuple]:  # fmt: skip
+    """The compounds and objects of ``g``; ``head``: each object also under the head noun it
+    gives; ``counts=False``: numeric attributes left out."""
     by_id = g.object_by_id()
-    out: set[tuple] = {("o", canon("object", o.name)) for o in g.objects}
+
+    def names(name: str) -> set[str]:
+        h = head(name) if head is not None else None
+        return {canon("object", name)} | ({h} if h else set())
+
+    out: set[tuple] = {("o", n) for o in g.objects for n in names(o.name)}
     out |= {
-        ("ao", canon("attribute", a), canon("object", o.name))
+        ("ao", canon("attribute", a), n)
         for o in g.objects
         for a in o.attributes
+        if counts or not a.isdigit()
+        for n in names(o.name)
     }
     out |= {
-        ("oro", canon("object", by_id[r.subject].name), canon("relationship", r.predicate),
-         canon("object", by_id[r.object].name))
+        ("oro", x, canon("relationship", r.predicate), y)
         for r in g.relationships if r.subject in by_id and r.object in by_id
+        for x in names(by_id[r.subject].name) for y in names(by_id[r.object].name)
     }  # fmt: skip
     return out
 
 
+def _last_word(name: str) -> str | None:
+    return name.rsplit(" ", 1)[-1] if " " in name else None
+
+
 def _present(
-    query: SceneGraph, target: set[tuple], alts: Callable[[str, str], frozenset[str]]
-) -> bool:
-    """Every compound and object of ``query`` is in ``target`` (names through ``alts``)."""
+    query: SceneGraph, target: set[tuple], alts: Callable[[str, str], frozenset[str]],
+    counts: bool = True,
+) -> bool:  # fmt: skip
+    """Every compound and object of ``query`` is in ``target`` (names through ``alts``;
+    ``counts=False``: the query's numeric attributes left out)."""
     kinds = {"o": ("object",), "ao": ("attribute", "object"),
              "oro": ("object", "relationship", "object")}  # fmt: skip
-    for c in _compounds(query, lambda k, x: x):
+    for c in _compounds(query, lambda k, x: x, counts=counts):
         options = [alts(k, x) for k, x in zip(kinds[c[0]], c[1:], strict=True)]
         if not any(t[0] == c[0] and all(v in o for v, o in zip(t[1:], options, strict=True))
                    for t in target):  # fmt: skip
@@ -131,11 +165,20 @@ def _pool_region(
     return None
 
 
+def _own_graphs(row: Mapping[str, Any], own: OwnRegions | None) -> list[SceneGraph]:
+    """The pool's graphs of the caption's own image (empty: no pool given, or none there)."""
+    if own is None:
+        return []
+    return [r.graph for r in own(str(row["image_0_id"]))]
+
+
 def check_group(
     row: Mapping[str, Any], terms: Terms, report: InvariantReport,
-    lookup: PoolLookup | None = None, config: str = CONFIG,
+    lookup: PoolLookup | None = None, config: str = CONFIG, own: OwnRegions | None = None,
 ) -> None:  # fmt: skip
-    """Check one row of a ``groups`` (or ``groups_comp``) config (see the module docstring)."""
+    """Check one row of a ``groups`` (or ``groups_comp``) config (see the module docstring);
+    ``own``: the pool's regions of an image (default: its whole-image graph through
+    ``lookup``)."""
     where = f"{row['caption_0']} / {row['caption_1']} / image {row['image_1_id']}"
     if str(row["image_0_id"]) == str(row["image_1_id"]):
         report.fail(config, "different_images", where)
@@ -143,12 +186,27 @@ def check_group(
     if lookup is not None:
         counter = _pool_region(row, lookup, report, where, config) or counter
     terms.add_predicates({r.predicate for r in counter.relationships})
-    target = _compounds(counter, lambda k, x: x)  # stored canonical already
+    same = lambda k, x: x  # noqa: E731 - the pool's names are canonical already
     positive, negative = from_compact(row["scene_graph"]), from_compact(row["negative_graph"])
-    if not _present(negative, target, terms.tight):
+    if not _present(negative, _compounds(counter, same, terms.head), terms.tight):
         report.fail(config, "negative_compounds_in_counter", where)
-    if _present(positive, target, terms.loose):
+    if _present(positive, _compounds(counter, same, _last_word), terms.loose, counts=False):
         report.fail(config, "positive_true_in_counter", where)
+    if (
+        scene_level(str(row["caption_0"]), positive) is not None
+        and row["image_1_source"] != WHOLE_IMAGE
+    ):
+        report.fail(config, "scene_level_caption_on_region", where)
+    if own is None and lookup is not None:
+        own = lambda image: lookup(WHOLE_IMAGE, image, "")  # noqa: E731 - its scene graph only
+    graphs = _own_graphs(row, own)
+    if not graphs:
+        report.skipped["negative_false_in_own_image (own image not in the pool)"] += 1
+    elif any(
+        _present(negative, _compounds(g, same, _last_word), terms.loose, counts=False)
+        for g in graphs
+    ):
+        report.fail(config, "negative_false_in_own_image", where)
     pa, na = Counter(positive.atoms()), Counter(negative.atoms())
     removed, added = list((pa - na).elements()), list((na - pa).elements())
     kind, _, pair = str(row["exchange"]).partition(":")
@@ -163,21 +221,24 @@ def check_group(
         report.fail(config, "exchange_matches_graphs", where)
     if kind == "object":
         olds = terms.loose("object", old)
-        if any(o.name in olds for o in counter.objects):
+        if any(o.name in olds or _last_word(o.name) in olds for o in counter.objects):
             report.fail(config, "replaced_object_in_counter", where)
 
 
 def check_groups(
     tables: Mapping[str, Sequence[Mapping[str, Any]]], terms: Terms,
-    lookup: PoolLookup | None = None, config: str = CONFIG,
+    lookup: PoolLookup | None = None, config: str = CONFIG, own: OwnRegions | None = None,
 ) -> InvariantReport:  # fmt: skip
     """Check every row of the splits ``{split: rows}`` of ``config`` (against the pool, when
-    ``lookup`` finds its regions); without the pool the pool check is counted as skipped."""
+    ``lookup`` finds its regions and ``own`` an image's regions); without the pool the pool
+    checks are counted as skipped."""
     report = InvariantReport()
     for rows in tables.values():
         for row in rows:
             report.rows += 1
-            check_group(row, terms, report, lookup, config)
+            check_group(row, terms, report, lookup, config, own)
     if lookup is None and report.rows:
         report.skipped["counter_region_in_pool (no pool)"] = report.rows
+        report.skipped.pop("negative_false_in_own_image (own image not in the pool)", None)
+        report.skipped["negative_false_in_own_image (no pool)"] = report.rows
     return report

@@ -21,6 +21,7 @@ from typing import Any
 from crepe_datasets.builders.counter_images.groups import (
     COMP_CONFIG,
     CONFIG,
+    caption_graphs,
     config_info,
     features,
     group_rows,
@@ -69,7 +70,29 @@ def verify_groups(
     synonyms, with every predicate of the pool known, and its regions)."""
     from crepe_datasets.validation.counter_groups import check_groups
 
-    return check_groups(groups, index.terms, PoolLookup(index, groups), config)
+    lookup = PoolLookup(index, groups)
+    return check_groups(groups, index.terms, lookup, config, lookup.image)
+
+
+def own_graphs(
+    index: CounterIndex, tables: dict, source: str, adapt: RowAdapter | None
+) -> dict[str, list[Any]]:
+    """The annotation of each caption's own image that condition 6 reads besides its scene
+    graph: every other pool region of the image (FACTUAL rows, VG region graphs), and for
+    systematicity the parsed graphs of its region descriptions (its ``raw`` and ``source`` rows)."""
+    rows = {
+        split: list(adapt(split, given)) if adapt is not None else given
+        for split, given in tables[source].items()
+    }
+    images = {str(r["image_id"]) for split in rows.values() for r in split}
+    out: dict[str, list[Any]] = {}
+    if adapt is None:
+        described = [given for c in ("raw", source) for given in (tables.get(c) or {}).values()]
+        out = caption_graphs(described, index)
+    for image, numbers in sorted(index.image_regions(images).items()):
+        regions = [index.region(n) for n in numbers]
+        out.setdefault(image, []).extend(r.graph for r in regions if r.source != "vg_image")
+    return out
 
 
 def add_groups_config(
@@ -102,12 +125,13 @@ def add_groups_config(
         negatives: dict[str, int] = {}
         unmatched: dict[str, dict[str, int]] = {}
         stats: Counter = Counter()
+        captions = own_graphs(index, tables, source, adapt)
         for split, rows in tables[source].items():
             out = groups[split] = SpooledRows(scratch / config / split, schema)
             before = stats["negatives"]
             drops = DropLog()
             given = adapt(split, rows) if adapt is not None else rows
-            for row in group_rows(given, index, infos, seed, drops, stats, comp):
+            for row in group_rows(given, index, infos, seed, drops, stats, comp, captions):
                 out.append(row)
             negatives[split] = stats["negatives"] - before
             unmatched[split] = {r: n for (_, r), n in sorted(drops.counts.items())}

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from crepe_datasets.builders.counter_images.index import CounterIndex
+from crepe_datasets.builders.counter_images.index import CounterIndex, canonical_graph
 from crepe_datasets.builders.counter_images.match import (
     STAGE,
     CounterMatch,
@@ -37,6 +37,8 @@ from crepe_datasets.builders.counter_images.match import (
 from crepe_datasets.cards.metadata import ConfigInfo, TaskSpec
 from crepe_datasets.generators.negatives import from_compact
 from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.scenegraph.scope import scene_level
+from crepe_datasets.scenegraph.types import SceneGraph
 
 CONFIG = "groups"
 DESCRIPTION = (
@@ -100,8 +102,11 @@ def _row_key(row: Mapping[str, Any]) -> str:
     return row.get("group_key") or f"{row['image_id']}:{row['region_id']}"
 
 
-def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]:
-    """The ``groups`` row of negative ``k`` of an ``hn_atom`` row and its counter-region."""
+def group_row(
+    row: Mapping[str, Any], k: int, m: CounterMatch, scope: str | None = None
+) -> dict[str, Any]:
+    """The ``groups`` row of negative ``k`` of an ``hn_atom`` row and its counter-region
+    (``scope``: why the caption is scene-level, ``None`` when it is region-level)."""
     kind, old, new = m.exchange
     r = m.region
     match_1 = {
@@ -111,6 +116,7 @@ def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]
         "object_map": {str(a): b for a, b in sorted(m.mapping.items())},
         "pool_regions_with_compounds": m.candidates,
         "counter_regions_found": m.matches,
+        "caption_0_scope": scope or "region",
     }
     return {
         "id": f"{_row_key(row)}:{k}",
@@ -134,22 +140,43 @@ def group_row(row: Mapping[str, Any], k: int, m: CounterMatch) -> dict[str, Any]
         "negative_rule": row["negative_rules"][k],
         "exchange": f"{kind}:{old}->{new}",
         "match_0": f"{row['negative_rules'][k]}: false of image {row['image_id']} by its full "
-        "Visual Genome scene graph; "
+        "Visual Genome scene graph (when generated, and again here: no instance of it anywhere "
+        "in the image's whole graph, broad synonyms); "
         + row.get("caption_origin", "the caption is the region's own description"),
         "match_1": json.dumps(match_1, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
         "split": row["split"],
     }
 
 
+def caption_graphs(
+    tables: Iterable[Iterable[Mapping[str, Any]]], index: CounterIndex
+) -> dict[str, list[SceneGraph]]:
+    """The canonical graphs of the region descriptions in ``tables`` (rows with ``image_id``
+    and a compact ``scene_graph``), by image id, each distinct graph once."""
+    out: dict[str, dict[str, SceneGraph]] = {}
+    for rows in tables:
+        for row in rows:
+            text = row.get("scene_graph")
+            if not text:
+                continue
+            seen = out.setdefault(str(row["image_id"]), {})
+            if text not in seen:
+                seen[text] = canonical_graph(from_compact(text), index.terms)
+    return {image: list(graphs.values()) for image, graphs in out.items()}
+
+
 def group_rows(
     rows: Iterable[Mapping[str, Any]], index: CounterIndex, infos: Mapping[str, Any], seed: int,
     drops: DropLog, stats: Counter, comp: bool = False,
+    captions: Mapping[str, Sequence[SceneGraph]] | None = None,
 ) -> Iterator[dict[str, Any]]:  # fmt: skip
     """The ``groups`` rows of ``hn_atom`` rows (``comp``: the ``groups_comp`` rows of ``hn_comp``
     rows, whose ``negative_foils`` give each negative's two foils); every negative without one
-    is counted."""
+    is counted. ``captions``: the graphs of every region description of each image
+    (:func:`caption_graphs`), for the negative's check against its own image."""
     for row in rows:
         positive = from_compact(row["scene_graph"])
+        scope = scene_level(row["caption"], positive)
         area = _area(row, infos)
         for k, text in enumerate(row["hard_negatives"]):
             stats["negatives"] += 1
@@ -158,11 +185,12 @@ def group_rows(
             found = find_counter(
                 index, positive, negative, str(row["image_id"]), area, key,
                 uncovered_words(text, negative),
-                list(row["negative_foils"][k]) if comp else None,
+                list(row["negative_foils"][k]) if comp else None, scope,
+                (captions or {}).get(str(row["image_id"]), ()),
             )  # fmt: skip
             if isinstance(found, str):
                 drops.drop(STAGE, found, f"{row['caption']} -> {text}")
                 continue
             stats["groups"] += 1
             stats[f"groups_{found.region.source}"] += 1
-            yield group_row(row, k, found)
+            yield group_row(row, k, found, scope)

@@ -4,7 +4,8 @@ Built once per pool, streamed: the readers of :mod:`.pool` yield one region at a
 region's graph is canonicalised (:class:`.terms.Terms`) and appended to a region store on disk
 (``regions.jsonl`` with ``offsets.npy``), and only its keys stay in memory, as arrays of region
 numbers. Keys are ``o:<object>``, ``a:<attribute>``, ``r:<predicate>``, ``ao:<attribute>|<object>``
-and ``oro:<subject>|<predicate>|<object>`` of canonical names.
+and ``oro:<subject>|<predicate>|<object>`` of canonical names; an object whose compound name is a
+kind of its head noun is keyed under both (:meth:`.terms.Terms.head`: "desk chair" and "chair").
 
 Files of an index folder: ``regions.jsonl`` (one :meth:`.pool.PoolRegion.to_list` per line),
 ``offsets.npy`` (byte offset of each line), ``keys.json`` (``{key: [start, end]}`` into
@@ -28,6 +29,7 @@ import re
 import shutil
 from array import array
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +46,7 @@ from crepe_datasets.infra.provenance import (
 )
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
-INDEX_FORMAT = "counter-pool-2"  # change with the readers or the canonical names
+INDEX_FORMAT = "counter-pool-3"  # change with the readers or the canonical names
 # the head of a region-store line: its source, image id and region id
 _HEAD = re.compile(rb'^\["((?:[^"\\]|\\.)*)","((?:[^"\\]|\\.)*)","((?:[^"\\]|\\.)*)",')
 
@@ -65,18 +67,23 @@ def canonical_graph(graph: SceneGraph, terms: Terms) -> SceneGraph:
     return SceneGraph(objects, rels, graph.image_id, graph.width, graph.height)
 
 
-def graph_keys(graph: SceneGraph) -> set[str]:
-    """The index keys of a canonical graph."""
-    by_id = graph.object_by_id()
+def graph_keys(graph: SceneGraph, head: Callable[[str], str | None] | None = None) -> set[str]:
+    """The index keys of a canonical graph (``head``: an object is also keyed under the head
+    noun it gives, :meth:`.terms.Terms.head`: "desk chair" under "chair" too)."""
+    names: dict[int, list[str]] = {}
+    for o in graph.objects:
+        h = head(o.name) if head is not None else None
+        names[o.id] = [o.name] if h is None else [o.name, h]
     keys = set()
     for o in graph.objects:
-        keys.add(f"o:{o.name}")
         for a in o.attributes:
             keys.add(f"a:{a}")
-            keys.add(f"ao:{a}|{o.name}")
+        for n in names[o.id]:
+            keys.add(f"o:{n}")
+            keys.update(f"ao:{a}|{n}" for a in o.attributes)
     for r in graph.relationships:
         keys.add(f"r:{r.predicate}")
-        keys.add(f"oro:{by_id[r.subject].name}|{r.predicate}|{by_id[r.object].name}")
+        keys.update(f"oro:{x}|{r.predicate}|{y}" for x in names[r.subject] for y in names[r.object])
     return keys
 
 
@@ -114,7 +121,7 @@ def build_index(vg: str, extra: list[str] | tuple[str, ...], folder: Path) -> di
                 offsets.append(out.tell())
                 line = json.dumps(region.to_list(), ensure_ascii=False, separators=(",", ":"))
                 out.write(line.encode("utf-8") + b"\n")
-                for key in graph_keys(region.graph):
+                for key in graph_keys(region.graph, terms.head):
                     postings[key].append(n)
                 counts[region.source] += 1
                 n += 1
@@ -184,7 +191,15 @@ class CounterIndex:
         One pass over the region store that reads each line's head only (a full parse per
         region of all of Visual Genome would take minutes).
         """
+        return self.scan(wanted, set())[0]
+
+    def scan(
+        self, wanted: set[tuple[str, str, str]], images: set[str]
+    ) -> tuple[dict[tuple[str, str, str], list[int]], dict[str, list[int]]]:
+        """Region numbers of the keys in ``wanted`` (as :meth:`lookup`), and of every region of
+        the images in ``images`` (any source), in one pass over the line heads."""
         out: dict[tuple[str, str, str], list[int]] = {}
+        by_image: dict[str, list[int]] = {}
         with (self.folder / "regions.jsonl").open("rb") as handle:
             for number, line in enumerate(handle):
                 head = _HEAD.match(line)
@@ -193,7 +208,34 @@ class CounterIndex:
                 key = tuple(json.loads(b'"' + part + b'"') for part in head.groups())
                 if key in wanted:
                     out.setdefault(key, []).append(number)  # type: ignore[arg-type]
+                if key[1] in images:
+                    by_image.setdefault(key[1], []).append(number)
+        return out, by_image
+
+    def image_regions(self, images: set[str]) -> dict[str, list[int]]:
+        """Region numbers of every pool region (any source) of each image in ``images``."""
+        return self.scan(set(), images)[1]
+
+    @functools.cached_property
+    def whole_images(self) -> dict[str, int]:
+        """Region number of each image's whole-image graph (source ``vg_image``), by image id.
+
+        One pass over the region store's line heads, on first use.
+        """
+        out: dict[str, int] = {}
+        with (self.folder / "regions.jsonl").open("rb") as handle:
+            for number, line in enumerate(handle):
+                if not line.startswith(b'["vg_image",'):
+                    continue
+                head = _HEAD.match(line)
+                if head is not None:
+                    out.setdefault(json.loads(b'"' + head.group(2) + b'"'), number)
         return out
+
+    def image_graph(self, image_id: str) -> SceneGraph | None:
+        """The canonical whole-image graph of ``image_id`` (``None``: not in the pool)."""
+        number = self.whole_images.get(str(image_id))
+        return None if number is None else self.region(number).graph
 
     def close(self) -> None:
         """Close the region store."""
@@ -201,8 +243,9 @@ class CounterIndex:
 
 
 class PoolLookup:
-    """The pool regions of the counter-regions a ``groups`` config names (for the independent
-    check, :func:`crepe_datasets.validation.counter_groups.check_groups`)."""
+    """The pool regions of the counter-regions a ``groups`` config names, and every pool region
+    of its captions' own images (for the independent check,
+    :func:`crepe_datasets.validation.counter_groups.check_groups`)."""
 
     def __init__(self, index: CounterIndex, rows: Any) -> None:
         self.index = index
@@ -211,10 +254,17 @@ class PoolLookup:
             for split in rows.values()
             for r in split
         }
-        self.numbers = index.lookup(wanted)
+        images = {str(r["image_0_id"]) for split in rows.values() for r in split}
+        wanted |= {("vg_image", image, "") for image in images}
+        self.numbers, self.by_image = index.scan(wanted, images)
 
     def __call__(self, source: str, image_id: str, region_id: str) -> list[PoolRegion]:
         return [self.index.region(n) for n in self.numbers.get((source, image_id, region_id), [])]
+
+    def image(self, image_id: str) -> list[PoolRegion]:
+        """Every pool region of ``image_id`` (its whole-image graph, region graphs, FACTUAL
+        rows)."""
+        return [self.index.region(n) for n in self.by_image.get(str(image_id), [])]
 
 
 def open_index(

@@ -29,10 +29,28 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
    blue curtains), and a region matching the graph alone need not match the caption. (``P``'s
    extra words only make ``P`` more specific, so they cannot make it true in ``c``.)
 5. **No part–whole foils**: for an object exchange, ``old`` is not a WordNet part of ``new`` nor
-   ``new`` a part of ``old`` (first senses): "the room is white" makes "the wall is white" true.
+   ``new`` a part of ``old`` (first senses, parts inherited through hypernyms: a wall is a part
+   of a building, so of a house): "the room is white" makes "the wall is white" true.
+6. **``N`` is false of image ``i`` as a whole** (:func:`true_in_image`): not every compound of
+   ``N`` (counts left out) is stated, through broad synonyms and head nouns, in ``i``'s whole
+   scene graph (the pool's ``vg_image`` record) or in one of ``captions`` (the build gives the
+   image's other pool regions and the parsed graphs of its region descriptions,
+   :func:`crepe_datasets.builders.counter_images.config.own_graphs`): another instance there
+   may make it true ("the carpet rug is grey" of an image with a black and a dark grey carpet).
+7. **A scene-level caption needs a whole image**: when ``P`` is a claim about the whole picture
+   (``scope``, :func:`crepe_datasets.scenegraph.scope.scene_level`: "there is a black chair in
+   the picture", "one chair is brown"), ``c`` must be a whole-image graph, where condition 2
+   holds for the whole image; a region's graph leaves the rest of its image unannotated.
+
+Names: an object of ``c`` also answers to its head noun — for ``N`` (condition 1) when WordNet
+agrees that the compound is a kind of it (:meth:`.terms.Terms.head`: a "desk chair" is a chair,
+a "hot dog" no dog), for ``P`` and ``old`` (condition 2) unchecked (:func:`last_word`), so that
+more regions count as possibly making ``P`` true. ``P``'s counts are left out of condition 2
+(:func:`counted_out`).
 
 Whole-image graphs of Visual Genome are localised: the counter-region's box is the union of the
-boxes of the objects ``N`` maps onto, and condition 2 is checked on the whole image (stricter).
+boxes of the objects ``N`` maps onto, and condition 2 is checked on the whole image (stricter),
+condition 4 on the matched objects (:func:`matched_part`).
 
 **HN-COMP** negatives ("a pink car" → "a blue car and a pink toy"; ``foils`` given) take the
 same rule with the exchange replaced by the negative's shape: it keeps every atom of the caption
@@ -53,7 +71,9 @@ furthest condition any visited region reached): ``no_single_exchange`` (the grap
 than one atom), ``not_in_pool`` (no region holds all of ``N``'s compounds), ``only_own_image``,
 ``negative_not_true`` (regions hold the compounds but not ``N`` as a whole),
 ``positive_also_true`` (``P`` holds there too), ``replaced_atom_present`` (``old`` is there);
-``caption_beyond_region`` (condition 4), and before any look-up ``part_whole_foil`` (condition 5).
+``caption_beyond_region`` (condition 4), ``caption_scene_level`` (condition 7: only regions that
+are not whole images held ``N``), and before any look-up ``part_whole_foil`` (condition 5) and
+``negative_true_in_own_image`` (condition 6).
 """
 
 from __future__ import annotations
@@ -62,14 +82,14 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from crepe_datasets.builders.counter_images.index import CounterIndex
 from crepe_datasets.builders.counter_images.pool import PoolRegion
-from crepe_datasets.scenegraph.types import Box, SceneGraph
+from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
 
 STAGE = "counter_images"
 MAX_VISIT = 400
@@ -81,9 +101,11 @@ REASONS = (
     "only_own_image",
     "negative_not_true",
     "caption_beyond_region",
+    "caption_scene_level",
     "positive_also_true",
     "replaced_atom_present",
 )
+WHOLE_IMAGE = "vg_image"
 
 Alternatives = Callable[[str, str], frozenset[str]]
 FUNCTION_WORDS = frozenset(
@@ -136,6 +158,7 @@ def exchange_of(positive: SceneGraph, negative: SceneGraph) -> tuple[str, str, s
 def uncovered_words(text: str, graph: SceneGraph) -> list[str]:
     """Content words of ``text`` that name nothing of ``graph`` (condition 4)."""
     from crepe_datasets.scenegraph.lexicon import singularize
+    from crepe_datasets.scenegraph.scope import frame_positions
 
     names: set[str] = set()
     for o in graph.objects:
@@ -146,6 +169,8 @@ def uncovered_words(text: str, graph: SceneGraph) -> list[str]:
         names.update(r.predicate.split())
     names |= {singularize(w) for w in names}
     words = [w.strip(".,;:!?'\"") for w in text.lower().split()]
+    frame = frame_positions(words)  # "on the photo": where in the picture, not what
+    words = [w for i, w in enumerate(words) if i not in frame]
     return [
         w
         for w in words
@@ -161,27 +186,52 @@ def _verb_base(word: str) -> str:
 
 
 def part_whole(a: str, b: str) -> bool:
-    """Whether the first noun sense of ``a`` is a part of ``b``'s or the reverse (condition 5)."""
+    """Whether the first noun sense of ``a`` is a part of ``b``'s or the reverse (condition 5).
+
+    A part of a kind is a part of its every kind: a wall is a part of a building, so of a house
+    ("a white house" makes "the wall is white" true).
+    """
     from crepe_datasets.infra.resources import wordnet
 
     def first(word: str):
         found = wordnet().synsets(word.replace(" ", "_"), pos="n")
         return found[0] if found else None
 
+    def part_of(part, whole) -> bool:
+        wholes = {whole, *whole.closure(lambda x: x.hypernyms())}
+        holonyms = set(part.part_holonyms())
+        return bool(holonyms & wholes) or part in set(whole.part_meronyms())
+
     sa, sb = first(a), first(b)
     if sa is None or sb is None:
         return False
-    return (
-        sb in sa.part_holonyms()
-        or sa in sb.part_holonyms()
-        or sb in sa.part_meronyms()
-        or (sa in sb.part_meronyms())
-    )
+    return part_of(sa, sb) or part_of(sb, sa)
 
 
-def find_map(query: SceneGraph, target: SceneGraph, alts: Alternatives) -> dict[int, int] | None:
+Head = Callable[[str], "str | None"]
+
+
+def last_word(name: str) -> str | None:
+    """The last word of a compound name, unchecked: the broad head of :func:`named` for a
+    caption that must be *false* ("hot dog" is taken as a possible dog there)."""
+    return name.rsplit(" ", 1)[-1] if " " in name else None
+
+
+def named(name: str, names: frozenset[str] | set[str], head: Head | None = None) -> bool:
+    """Whether object name ``name`` is one of ``names``, or (``head``) the head noun that
+    ``head`` gives it is: a "desk chair" is a chair (:meth:`.terms.Terms.head`)."""
+    if name in names:
+        return True
+    h = head(name) if head is not None else None
+    return h is not None and h in names
+
+
+def find_map(
+    query: SceneGraph, target: SceneGraph, alts: Alternatives, heads: Head | None = None
+) -> dict[int, int] | None:
     """An injective map of ``query``'s objects into ``target`` carrying its names, attributes
-    and relationships (names compared through ``alts``), or ``None``."""
+    and relationships (names compared through ``alts``; ``heads``: a target object also
+    answers to the head noun this gives it), or ``None``."""
     t_attrs = {o.id: set(o.attributes) for o in target.objects}
     triples: dict[tuple[int, int], set[str]] = {}
     for r in target.relationships:
@@ -191,7 +241,9 @@ def find_map(query: SceneGraph, target: SceneGraph, alts: Alternatives) -> dict[
         names = alts("object", o.name)
         need = [alts("attribute", a) for a in o.attributes]
         found = [
-            t.id for t in target.objects if t.name in names and all(t_attrs[t.id] & a for a in need)
+            t.id
+            for t in target.objects
+            if named(t.name, names, heads) and all(t_attrs[t.id] & a for a in need)
         ]
         if not found:
             return None
@@ -224,6 +276,67 @@ def find_map(query: SceneGraph, target: SceneGraph, alts: Alternatives) -> dict[
         return False
 
     return dict(assign) if search(0) else None
+
+
+def _keys_with_heads(graph: SceneGraph) -> set[str]:
+    """The index keys of ``graph``, each object also under its head noun."""
+    by_id = graph.object_by_id()
+    names = {o.id: {o.name, o.name.rsplit(" ", 1)[-1]} for o in graph.objects}
+    keys: set[str] = set()
+    for o in graph.objects:
+        for n in names[o.id]:
+            keys.add(f"o:{n}")
+            keys.update(f"ao:{a}|{n}" for a in o.attributes)
+    for r in graph.relationships:
+        if r.subject in by_id and r.object in by_id:
+            keys.update(
+                f"oro:{x}|{r.predicate}|{y}" for x in names[r.subject] for y in names[r.object]
+            )
+    return keys
+
+
+def true_in_image(negative: SceneGraph, image: SceneGraph, loose: Alternatives) -> bool:
+    """Whether ``image``'s whole graph may make ``negative`` true (condition 6): every compound
+    of ``negative`` — each attribute with its object, each relationship with both objects, each
+    bare object — is stated somewhere in ``image``, names through broad synonyms (``loose``) and
+    head nouns. Counts (numeric attributes) are left out: an annotation's instances are no
+    reliable count, so "two chairs" is taken as possibly true wherever chairs are."""
+    keys = _keys_with_heads(image)
+    by_id = negative.object_by_id()
+    for o in negative.objects:
+        names = loose("object", o.name)
+        attrs = [a for a in o.attributes if not a.isdigit()]
+        wanted = (
+            [{f"ao:{x}|{n}" for x in loose("attribute", a) for n in names} for a in attrs]
+            if attrs
+            else [{f"o:{n}" for n in names}]
+        )
+        if any(not (w & keys) for w in wanted):
+            return False
+    for r in negative.relationships:
+        if r.subject not in by_id or r.object not in by_id:
+            continue
+        wanted_r = {
+            f"oro:{x}|{p}|{y}"
+            for x in loose("object", by_id[r.subject].name)
+            for p in loose("relationship", r.predicate)
+            for y in loose("object", by_id[r.object].name)
+        }
+        if not (wanted_r & keys):
+            return False
+    return True
+
+
+def counted_out(graph: SceneGraph) -> SceneGraph:
+    """``graph`` without its numeric attributes (counts): "two desks" is checked as "desks", so
+    a caption with a count is taken as true wherever its objects are (condition 2)."""
+    if not any(a.isdigit() for o in graph.objects for a in o.attributes):
+        return graph
+    objects = [
+        SGObject(o.id, o.name, tuple(a for a in o.attributes if not a.isdigit()), o.box, o.synset)
+        for o in graph.objects
+    ]
+    return SceneGraph(objects, list(graph.relationships), graph.image_id, graph.width, graph.height)
 
 
 def _postings(index: CounterIndex, keys: list[str]) -> np.ndarray:
@@ -272,7 +385,7 @@ def _contradiction(
     by_id = g.object_by_id()
     olds = loose(kind, old)
     if kind == "object":
-        if any(o.name in olds for o in g.objects):
+        if any(named(o.name, olds, last_word) for o in g.objects):
             return None
         return f"no {old} in the region"
     if kind == "attribute":
@@ -312,8 +425,25 @@ def _size_tier(box: list[float] | None, region: PoolRegion, area: float | None) 
     return (0, 0.0) if distance <= math.log(SIZE_FACTOR) else (2, round(distance, 6))
 
 
-def _covers(region: PoolRegion, words: list[str]) -> bool:
-    """Whether every word is in ``region``'s description or graph (condition 4)."""
+def matched_part(region: PoolRegion, mapping: dict[int, int]) -> SceneGraph:
+    """The part of ``region``'s graph a match localises to: for a whole-image graph the objects
+    the negative maps onto and the relationships among them; any other region whole."""
+    g = region.graph
+    if region.source != WHOLE_IMAGE:
+        return g
+    used = set(mapping.values())
+    return SceneGraph(
+        [o for o in g.objects if o.id in used],
+        [r for r in g.relationships if r.subject in used and r.object in used],
+        g.image_id, g.width, g.height,
+    )  # fmt: skip
+
+
+def _covers(region: PoolRegion, words: list[str], mapping: dict[int, int]) -> bool:
+    """Whether every word is in ``region``'s description or graph (condition 4); for a
+    whole-image graph, in the matched objects' annotation (the localised counter-region): the
+    rest of the image names too much ("wall is green and yellow" is not covered by a green
+    wall because something else in the image is yellow)."""
     if not words:
         return True
     from crepe_datasets.scenegraph.lexicon import singularize
@@ -321,7 +451,7 @@ def _covers(region: PoolRegion, words: list[str]) -> bool:
     text = {w.strip(".,;:!?'\"") for w in region.text.lower().split()}
     text |= {singularize(w) for w in text}
     missing = [w for w in words if w not in text and singularize(w) not in text]
-    return not uncovered_words(" ".join(missing), region.graph)
+    return not uncovered_words(" ".join(missing), matched_part(region, mapping))
 
 
 def comp_exchange(
@@ -368,46 +498,59 @@ def _prepare(
 def find_counter(
     index: CounterIndex, positive: SceneGraph, negative: SceneGraph, image_id: str,
     area: float | None, key: str, words: list[str] | tuple[str, ...] = (),
-    foils: list[str] | tuple[str, ...] | None = None,
+    foils: list[str] | tuple[str, ...] | None = None, scope: str | None = None,
+    captions: Sequence[SceneGraph] = (),
 ) -> CounterMatch | str:  # fmt: skip
     """The chosen counter-region of ``negative``, or the reason there is none (see the module).
 
     ``words``: the words of the negative's caption beyond its graph (:func:`uncovered_words`).
     ``foils``: for an HN-COMP negative, its two foils (the row's ``negative_foils``); ``None`` for
-    HN-ATOM.
+    HN-ATOM. ``scope``: why the positive caption is scene-level
+    (:func:`crepe_datasets.scenegraph.scope.scene_level`), ``None`` when it is region-level.
+    ``captions``: the graphs of the other region descriptions of image ``i`` (condition 6 looks
+    at them too: a region description is annotation the scene graph may lack).
     """
     exchange = _prepare(positive, negative, foils)
     if isinstance(exchange, str):
         return exchange
+    tight, loose = index.terms.tight, index.terms.loose
+    own = index.image_graph(image_id)
+    if any(true_in_image(negative, g, loose) for g in ([own] if own else []) + list(captions)):
+        return "negative_true_in_own_image"
     found = candidate_regions(index, negative)
     if not len(found):
         return "not_in_pool"
     rng = random.Random(key)
     order = [int(x) for x in found]
     rng.shuffle(order)
-    tight, loose = index.terms.tight, index.terms.loose
+    if scope is not None:  # whole-image graphs first: only they can show the caption false
+        whole = set(index.whole_images.values())
+        order.sort(key=lambda n: n not in whole)
     reason, matches = 0, []
     for number in order[:MAX_VISIT]:
         region = index.region(number)
         if region.image_id == image_id:
             reason = max(reason, 1)
             continue
-        mapping = find_map(negative, region.graph, tight)
+        mapping = find_map(negative, region.graph, tight, index.terms.head)
         if mapping is None:
             reason = max(reason, 2)
             continue
-        if not _covers(region, list(words)):
+        if not _covers(region, list(words), mapping):
             reason = max(reason, 3)
             continue
-        if find_map(positive, region.graph, loose) is not None:
+        if scope is not None and region.source != WHOLE_IMAGE:
             reason = max(reason, 4)
+            continue
+        if find_map(counted_out(positive), region.graph, loose, last_word) is not None:
+            reason = max(reason, 5)
             continue
         if foils is None:
             why = _contradiction(region, mapping, negative, exchange, loose)
         else:  # the caption's compound is not there (checked just above); its atoms are, split
             why = f"no {exchange[1].replace('|', ' ')} in the region; its foils {' and '.join(foils)} are"
         if why is None:
-            reason = max(reason, 5)
+            reason = max(reason, 6)
             continue
         matches.append((region, mapping, why))
         if len(matches) >= MAX_MATCHES:

@@ -93,3 +93,22 @@ def test_annotation_sample_covers_groups(groups_build) -> None:
             assert item.text == row["caption_1"]
         else:
             assert item.text == row["caption_0"] and item.negative_type == "counter"
+
+
+def test_scene_level_captions_only_against_whole_images(groups_build) -> None:
+    """A caption about the whole picture gets a whole-image counter (its scope in ``match_1``);
+    the manifest counts the negatives left without one."""
+    from crepe_datasets.scenegraph.scope import scene_level
+
+    manifest = json.loads((groups_build / "build_manifest.json").read_text())
+    assert set(manifest["summary"]["groups"]["unmatched"]) <= {
+        "not_in_pool", "only_own_image", "negative_not_true", "caption_beyond_region",
+        "caption_scene_level", "positive_also_true", "replaced_atom_present",
+        "negative_true_in_own_image", "no_single_exchange", "part_whole_foil",
+    }  # fmt: skip
+    for split in _rows(groups_build).values():
+        for r in split:
+            scope = scene_level(r["caption_0"], from_compact(r["scene_graph"]))
+            assert json.loads(r["match_1"])["caption_0_scope"] == (scope or "region")
+            if scope is not None:
+                assert r["image_1_source"] == "vg_image"

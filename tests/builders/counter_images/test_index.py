@@ -16,8 +16,24 @@ def test_postings_point_at_regions_holding_the_key(pool_index) -> None:
     assert len(found) > 10
     for n in found[:20]:
         g = index.region(int(n)).graph
-        assert any(o.name == "chair" and "red" in o.attributes for o in g.objects)
+        assert any(
+            "chair" in (o.name, index.terms.head(o.name)) and "red" in o.attributes
+            for o in g.objects
+        )
     assert len(index.posting("ao:no such|thing")) == 0
+
+
+def test_compound_names_also_under_their_head_noun(pool_index) -> None:
+    index, _, _ = pool_index
+    terms = index.terms
+    assert terms.head("desk chair") == "chair" and terms.head("water bottle") == "bottle"
+    assert terms.head("hot dog") is None and terms.head("teddy bear") is None
+    assert terms.head("chair") is None
+    # a region whose only chair is a "desk chair" is found under "o:chair"
+    chairs = set(index.posting("o:chair").tolist())
+    desk_chairs = index.posting("o:desk chair")
+    assert len(desk_chairs) and set(desk_chairs.tolist()) <= chairs
+    assert not set(index.posting("o:hot dog").tolist()) <= set(index.posting("o:dog").tolist())
 
 
 def test_names_canonical_in_the_index(pool_index) -> None:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from crepe_datasets.builders.counter_images.match import (
     CounterMatch,
+    counted_out,
     exchange_of,
     find_counter,
     find_map,
+    last_word,
+    matched_part,
     part_whole,
+    true_in_image,
     uncovered_words,
 )
 from crepe_datasets.generators.terms import Terms
@@ -82,6 +86,7 @@ def test_words_beyond_the_graph() -> None:
 def test_part_whole_foils_are_refused(pool_index) -> None:
     index, _, _ = pool_index
     assert part_whole("wall", "room") and not part_whole("chair", "bench")
+    assert part_whole("wall", "house")  # a wall is a part of a building, a house a building
     pos, neg = graph(("wall", ("white",))), graph(("room", ("white",)))
     assert find_counter(index, pos, neg, "1", None, "k") == "part_whole_foil"
 
@@ -143,4 +148,116 @@ def test_hn_comp_shape_and_positive_true(pool_index) -> None:
     assert (
         find_counter(index, car, neg, "1", None, "k", (), ["white", "building"])
         == "positive_also_true"
+    )
+
+
+def test_scene_level_caption_needs_a_whole_image(pool_index) -> None:
+    """ "there is a grey rug" is a claim about the picture: a FACTUAL region (one region of its
+    image) cannot show it false, so without a whole-image graph the negative is unmatched."""
+    index, _, _ = pool_index
+    pos, neg = graph(("rug", ("grey",))), graph(("skirt", ("grey",)))
+    region = find_counter(index, pos, neg, "30", None, "0:30:6375:1:counter")
+    assert isinstance(region, CounterMatch) and region.region.source == "factual"
+    scene = find_counter(index, pos, neg, "30", None, "0:30:6375:1:counter", scope="existential")
+    assert scene == "caption_scene_level"
+    # "the room is spacious" -> "the room is small": a whole VG image holds it
+    m = find_counter(
+        index, graph(("room", ("spacious",))), graph(("room", ("small",))), "30", None, "k",
+        scope="scene_object",
+    )  # fmt: skip
+    assert isinstance(m, CounterMatch) and m.region.source == "vg_image"
+    assert not any("spacious" in o.attributes for o in m.region.graph.objects)
+
+
+def test_whole_image_counter_excludes_the_caption_by_head_nouns(pool_index) -> None:
+    """VG image 35 has a silver chair and a black "desk chair": it makes "there is a silver chair
+    in the picture" true but does not make "there is a black chair in the picture" false."""
+    index, _, _ = pool_index
+    image_35 = index.image_graph("35")
+    assert find_map(graph(("chair", ("black",))), image_35, index.terms.loose) is None
+    assert find_map(graph(("chair", ("black",))), image_35, index.terms.loose, last_word)
+    pos, neg = graph(("chair", ("black",))), graph(("chair", ("silver",)))
+    for k in range(8):
+        m = find_counter(index, pos, neg, "17", None, f"{k}", scope="existential")
+        assert not isinstance(m, CounterMatch) or m.region.image_id != "35"
+
+
+def test_negative_true_of_its_own_image_is_dropped(pool_index) -> None:
+    """VG image 42 has two carpets, a black one and a dark grey one: "the carpet rug is grey" is
+    no negative of "the carpet rug is black" there (found by reading, issue 21)."""
+    index, _, _ = pool_index
+    own = index.image_graph("42")
+    loose = index.terms.loose
+    assert true_in_image(graph(("rug", ("grey",))), own, loose)
+    assert not true_in_image(graph(("rug", ("purple",))), own, loose)
+    pos = graph(("rug", ("black",)))
+    assert (
+        find_counter(index, pos, graph(("rug", ("grey",))), "42", None, "0:42:4901:0:counter")
+        == "negative_true_in_own_image"
+    )
+    # the count is left out: "two rugs" is possibly true wherever rugs are
+    assert true_in_image(graph(("rug", ("2",))), own, loose)
+    assert counted_out(graph(("rug", ("2", "grey")))).objects[0].attributes == ("grey",)
+
+
+def test_whole_images_of_the_index(pool_index) -> None:
+    index, _, _ = pool_index
+    assert len(index.whole_images) == 100
+    assert index.image_graph("42") is not None and index.image_graph("no such image") is None
+    assert index.region(index.whole_images["42"]).source == "vg_image"
+
+
+def test_words_beyond_the_graph_on_a_whole_image_read_the_matched_objects(pool_index) -> None:
+    """VG image 11 has a green wall and a yellow bag: "wall is green and yellow" (parsed as a
+    green wall) is not covered by the wall, though the whole image names "yellow"."""
+    index, _, _ = pool_index
+    image = index.region(index.whole_images["11"])
+    (wall,) = [o.id for o in image.graph.objects if o.name == "wall"]
+    assert uncovered_words("wall is green and yellow", image.graph) == []
+    part = matched_part(image, {0: wall})
+    assert [o.name for o in part.objects] == ["wall"]
+    assert uncovered_words("wall is green and yellow", part) == ["yellow"]
+    found = find_counter(
+        index, graph(("wall", ("grey",))), graph(("wall", ("green",))), "60", None, "k",
+        uncovered_words("wall is green and yellow", graph(("wall", ("green",)))),
+    )  # fmt: skip
+    if isinstance(found, CounterMatch):  # a region that names yellow with the wall
+        assert "yellow" in found.description or any(
+            "yellow" in o.attributes for o in matched_part(found.region, found.mapping).objects
+        )
+
+
+def test_picture_frames_are_no_words_beyond_the_graph() -> None:
+    car = graph(("car", ("white",)))
+    assert uncovered_words("there is a white car on the photo", car) == []
+    assert uncovered_words("there is a white car on the road", car) == ["on", "road"]
+
+
+def test_own_region_descriptions_make_the_negative_true(pool_index) -> None:
+    """VG image 45's scene graph has a dark and a grey car, but its region descriptions say "a
+    white car is in the intersection": "there is a white car in the photo" is true there."""
+    index, _, _ = pool_index
+    pos, neg = graph(("truck", ("white",))), graph(("car", ("white",)))
+    assert not true_in_image(neg, index.image_graph("45"), index.terms.loose)
+    described = graph(("car", ("white",)), ("intersection", ()), rels=((0, "in", 1),))
+    key = "0:45:5329:0:counter"
+    assert find_counter(index, pos, neg, "45", None, key) != "negative_true_in_own_image"
+    assert (
+        find_counter(index, pos, neg, "45", None, key, captions=[described])
+        == "negative_true_in_own_image"
+    )
+
+
+def test_own_pool_regions_make_the_negative_true(pool_index) -> None:
+    """The build reads every pool region of the caption's image (``own_graphs``): VG image 3's
+    FACTUAL row states dark hair, which its scene graph does not."""
+    index, _, _ = pool_index
+    numbers = index.image_regions({"3"})["3"]
+    regions = [index.region(n) for n in numbers]
+    assert {r.source for r in regions} == {"vg_image", "factual"}
+    pos, neg = graph(("hair", ("blond",))), graph(("hair", ("dark",)))
+    assert isinstance(find_counter(index, pos, neg, "3", None, "k"), CounterMatch)
+    own = [r.graph for r in regions if r.source == "factual"]
+    assert find_counter(index, pos, neg, "3", None, "k", captions=own) == (
+        "negative_true_in_own_image"
     )
