@@ -473,13 +473,14 @@ class AttestedFoils:
 
     def __call__(self, p: Pending, c: TextNegative) -> bool:
         from crepe_datasets.builders.counter_images.match import find_counter, uncovered_words
+        from crepe_datasets.scenegraph.scope import scene_level
 
         if p.graph is None:
             return False
         self.asked += 1
         found = find_counter(
             self.index, p.graph, c.graph, p.image_id, None, f"{p.key}:attested",
-            uncovered_words(c.text, c.graph),
+            uncovered_words(c.text, c.graph), scope=scene_level(p.caption, p.graph),
         )  # fmt: skip
         self.found += not isinstance(found, str)
         return not isinstance(found, str)
