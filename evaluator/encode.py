@@ -187,9 +187,10 @@ class _CtrlCInMainOnly:
 
 
 def _quiet_resource_sharer(previous=threading.excepthook) -> None:
-    """Silence the broken pipe that multiprocessing's resource-sharer thread (the main process's
-    server of tensors' file descriptors to DataLoader workers) raises when a worker is stopped
-    in the middle of a hand-over, as after Ctrl-C: a traceback after "aborted" for nothing."""
+    """Silence the broken pipe or end of file that multiprocessing's resource-sharer thread (the
+    main process's server of tensors' file descriptors to DataLoader workers) raises when a
+    worker is stopped in the middle of a hand-over or of its handshake, as after Ctrl-C: a
+    traceback after "aborted" for nothing."""
 
     def hook(args: threading.ExceptHookArgs) -> None:
         tb, frames = args.exc_traceback, []
@@ -197,7 +198,7 @@ def _quiet_resource_sharer(previous=threading.excepthook) -> None:
             frames.append(tb.tb_frame.f_code.co_filename)
             tb = tb.tb_next
         stopped = args.exc_type is not None and issubclass(
-            args.exc_type, (BrokenPipeError, ConnectionResetError)
+            args.exc_type, (ConnectionError, EOFError)
         )
         if not (stopped and any(f.endswith("resource_sharer.py") for f in frames)):
             previous(args)
