@@ -217,9 +217,10 @@ def process_regions(
             process_batch(batch, ctx, tables, stats, drops)
             bar.update(len(batch))
         bar.close()
-        if index is not None:
-            stats["attested_candidates"] = ctx["attested"].found
-            stats["attested_asked"] = ctx["attested"].asked
+        if index is not None:  # in the manifest's summary.adversarial_refinement
+            counts = ctx["refiner"].stats.counts["atom"]
+            counts["candidates_looked_up_in_pool"] = ctx["attested"].asked
+            counts["candidates_attested_in_pool"] = ctx["attested"].found
             index.close()
     if s.foil_cap is not None:
         settle_atom_sets(tables, scratch, s.foil_cap, ctx["refiner"], drops)

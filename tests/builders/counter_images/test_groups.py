@@ -41,6 +41,9 @@ def test_groups_rows_and_manifest(groups_build) -> None:
     )  # every negative is a group or counted by reason
     assert manifest["validation"]["groups_checks"]["passed"]
     assert manifest["configs"]["groups"]["task"]["type"] == "group"
+    # the HN-ATOM choice looked its candidates up in the same pool (attested ones first)
+    atom = manifest["summary"]["adversarial_refinement"]["atom"]
+    assert 0 < atom["candidates_attested_in_pool"] <= atom["candidates_looked_up_in_pool"]
 
 
 def test_every_group_reverified_independently(groups_build) -> None:
