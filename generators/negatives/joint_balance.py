@@ -158,8 +158,9 @@ class FeatureBalance:
     bound: Callable[[Feature], float] | None = None
 
     def add(self, delta: dict[Feature, int], sign: int = 1) -> None:
+        surplus = self.surplus  # .get: a Counter's [] of a missing key is slower
         for f, d in delta.items():
-            self.surplus[f] += sign * d
+            surplus[f] = surplus.get(f, 0) + sign * d
 
     def change(self, delta: dict[Feature, int]) -> float:
         """How much adding ``delta`` changes the distance (negative: closer); infinite when it
