@@ -274,6 +274,12 @@ def _states(
 ) -> list[State]:
     """Each candidate's state under the first two scorers: above, tied with or below the caption."""
     base = [fn(r.caption) for fn in scorers[:2]]
+    if len(base) == 2:  # the usual two scorers, written out (a generator per candidate is slower)
+        (f0, f1), (b0, b1) = scorers[:2], base
+        return [
+            (((s0 := f0(text)) > b0) - (s0 < b0), ((s1 := f1(text)) > b1) - (s1 < b1))
+            for text in [neg.text for neg in pool]
+        ]
     return [
         tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))  # type: ignore[misc]
         for neg in pool
