@@ -66,7 +66,7 @@ from crepe_datasets.generators.negatives.foil_balance import (
     Exchange,
     FoilLedger,
     eligible,
-    foil_synonyms,
+    foil_words,
     ledger_bound,
     positive_atoms,
 )
@@ -364,9 +364,7 @@ def _keep_for_joint(
     ``positive``: the positive's :func:`graph_features`."""
     deltas = lazy_deltas(positive, pool, _negative_graph, states, chosen)
     exclusive = [
-        frozenset((neg.exchange[0], w) for w in foil_synonyms(neg.exchange[2]))
-        if neg.exchange
-        else frozenset()
+        foil_words(neg.exchange[0], neg.exchange[2]) if neg.exchange else frozenset()
         for neg in pool
     ]
     sets = joint.setdefault(t, JointSets(FeatureBalance(k, bound=ledger_bound(ledger))))

@@ -148,9 +148,10 @@ def foil_synonyms(word: str) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=100_000)
-def _taken_words(kind: str, foil: str) -> frozenset[tuple[str, str]]:
-    """``(kind, word)`` of the foil and its synonyms (:func:`foil_synonyms`), which
-    :class:`Tentative` takes once the foil is admitted."""
+def foil_words(kind: str, foil: str) -> frozenset[tuple[str, str]]:
+    """``(kind, word)`` of the foil and its synonyms (:func:`foil_synonyms`): the words
+    :class:`Tentative` takes once the foil is admitted, and that no other negative of the set
+    may use in the joint revision (memoised: one frozenset per foil)."""
     return frozenset((kind, word) for word in foil_synonyms(foil))
 
 
@@ -187,7 +188,7 @@ class Tentative:
         kind, truth, foil = ex
         self.foils_up[(kind, foil)] = self.foils_up.get((kind, foil), 0) + 1
         self.truths_down[(kind, truth)] = self.truths_down.get((kind, truth), 0) + 1
-        self.taken.update(_taken_words(kind, foil))
+        self.taken.update(foil_words(kind, foil))
 
 
 def eligible(
