@@ -123,12 +123,10 @@ class Balance:
     def fits_rows(self, first: np.ndarray, last: np.ndarray, k: int) -> np.ndarray:
         """:meth:`fits` for every row of ``first`` and ``last`` (one column per scorer)."""
         budget = (self.seen + 1) / (k + 1) + 1e-9
-        allowed = np.ones(len(first), dtype=bool)
-        for s in (0, 1):
-            allowed &= (self.first[s] + first[:, s] <= budget) & (
-                self.last[s] + last[:, s] <= budget
-            )
-        return allowed
+        # both scorers at once (the same sums, element by element, as one column at a time)
+        return (
+            (np.array(self.first) + first <= budget) & (np.array(self.last) + last <= budget)
+        ).all(axis=1)
 
     def add(self, first: list[float], last: list[float]) -> None:
         self.seen += 1
@@ -178,6 +176,14 @@ def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple[np
     return counts, above, first, last
 
 
+@functools.lru_cache(maxsize=4096)  # bounded, as _choices
+def _cost(keys: tuple[State, ...], caps: tuple[int, ...], k: int, target: int) -> np.ndarray:
+    """Per row of :func:`_choices`: how far its counts at or above the positive miss
+    ``target``, summed over both scorers."""
+    above = _choices(keys, caps, k)[1]
+    return np.abs(above[:, 0] - target) + np.abs(above[:, 1] - target)
+
+
 def choose_balanced(states: list[State], k: int, target: int, balance: Balance) -> list[int] | None:
     """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
     would rank the positive first or last beyond chance's share.
@@ -189,13 +195,13 @@ def choose_balanced(states: list[State], k: int, target: int, balance: Balance) 
         groups[st].append(i)
     keys = tuple(sorted(groups, reverse=True))
     caps = tuple(min(k, len(groups[key])) for key in keys)
-    counts, above, first, last = _choices(keys, caps, k)
+    counts, _, first, last = _choices(keys, caps, k)
     if not len(counts):
         return None
     allowed = balance.fits_rows(first, last, k)
     if not allowed.any():
         return None
-    cost = np.abs(above[:, 0] - target) + np.abs(above[:, 1] - target)
+    cost = _cost(keys, caps, k, target)
     least = cost[allowed].min()
     best: tuple[list[int], int] | None = None
     for row in np.flatnonzero(allowed & (cost == least)):
