@@ -66,7 +66,7 @@ from crepe_datasets.generators.negatives.foil_balance import (
     Exchange,
     FoilLedger,
     eligible,
-    foil_synonyms,
+    foil_words,
     ledger_bound,
     positive_atoms,
 )
@@ -123,12 +123,10 @@ class Balance:
     def fits_rows(self, first: np.ndarray, last: np.ndarray, k: int) -> np.ndarray:
         """:meth:`fits` for every row of ``first`` and ``last`` (one column per scorer)."""
         budget = (self.seen + 1) / (k + 1) + 1e-9
-        allowed = np.ones(len(first), dtype=bool)
-        for s in (0, 1):
-            allowed &= (self.first[s] + first[:, s] <= budget) & (
-                self.last[s] + last[:, s] <= budget
-            )
-        return allowed
+        # both scorers at once (the same sums, element by element, as one column at a time)
+        return (
+            (np.array(self.first) + first <= budget) & (np.array(self.last) + last <= budget)
+        ).all(axis=1)
 
     def add(self, first: list[float], last: list[float]) -> None:
         self.seen += 1
@@ -178,6 +176,14 @@ def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple[np
     return counts, above, first, last
 
 
+@functools.lru_cache(maxsize=4096)  # bounded, as _choices
+def _cost(keys: tuple[State, ...], caps: tuple[int, ...], k: int, target: int) -> np.ndarray:
+    """Per row of :func:`_choices`: how far its counts at or above the positive miss
+    ``target``, summed over both scorers."""
+    above = _choices(keys, caps, k)[1]
+    return np.abs(above[:, 0] - target) + np.abs(above[:, 1] - target)
+
+
 def choose_balanced(states: list[State], k: int, target: int, balance: Balance) -> list[int] | None:
     """Indices of ``k`` candidates (module docstring, steps 3–4); ``None`` when every choice
     would rank the positive first or last beyond chance's share.
@@ -189,13 +195,13 @@ def choose_balanced(states: list[State], k: int, target: int, balance: Balance) 
         groups[st].append(i)
     keys = tuple(sorted(groups, reverse=True))
     caps = tuple(min(k, len(groups[key])) for key in keys)
-    counts, above, first, last = _choices(keys, caps, k)
+    counts, _, first, last = _choices(keys, caps, k)
     if not len(counts):
         return None
     allowed = balance.fits_rows(first, last, k)
     if not allowed.any():
         return None
-    cost = np.abs(above[:, 0] - target) + np.abs(above[:, 1] - target)
+    cost = _cost(keys, caps, k, target)
     least = cost[allowed].min()
     best: tuple[list[int], int] | None = None
     for row in np.flatnonzero(allowed & (cost == least)):
@@ -274,6 +280,12 @@ def _states(
 ) -> list[State]:
     """Each candidate's state under the first two scorers: above, tied with or below the caption."""
     base = [fn(r.caption) for fn in scorers[:2]]
+    if len(base) == 2:  # the usual two scorers, written out (a generator per candidate is slower)
+        (f0, f1), (b0, b1) = scorers[:2], base
+        return [
+            (((s0 := f0(text)) > b0) - (s0 < b0), ((s1 := f1(text)) > b1) - (s1 < b1))
+            for text in [neg.text for neg in pool]
+        ]
     return [
         tuple(_state(fn(neg.text), b) for fn, b in zip(scorers[:2], base, strict=True))  # type: ignore[misc]
         for neg in pool
@@ -358,9 +370,7 @@ def _keep_for_joint(
     ``positive``: the positive's :func:`graph_features`."""
     deltas = lazy_deltas(positive, pool, _negative_graph, states, chosen)
     exclusive = [
-        frozenset((neg.exchange[0], w) for w in foil_synonyms(neg.exchange[2]))
-        if neg.exchange
-        else frozenset()
+        foil_words(neg.exchange[0], neg.exchange[2]) if neg.exchange else frozenset()
         for neg in pool
     ]
     sets = joint.setdefault(t, JointSets(FeatureBalance(k, bound=ledger_bound(ledger))))

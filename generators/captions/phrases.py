@@ -26,6 +26,9 @@ import re
 
 ARTICLES = frozenset({"a", "an", "the"})
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+# a text of letters, digits, spaces and commas only (nearly every generated text): its words
+# are its runs of letters and digits, which a split finds faster than ``_WORD``
+_PLAIN_TEXT = re.compile(r"[a-z0-9 ,]*")
 # Vowel letters read with a consonant sound, and silent h: the usual spelling exceptions.
 _A_BEFORE = (
     "uni",
@@ -64,7 +67,10 @@ def indefinite_article(text: str) -> str:
 def words(text: str) -> tuple[str, ...]:
     """Lower-case words of a text (memoised: a chunk's texts are checked here, then scored by
     the blind scorers of the refinement, which split them the same way)."""
-    return tuple(_WORD.findall(text.lower()))
+    lowered = text.lower()
+    if _PLAIN_TEXT.fullmatch(lowered):
+        return tuple(lowered.replace(",", " ").split())
+    return tuple(_WORD.findall(lowered))
 
 
 def _words(text: str) -> tuple[str, ...]:

@@ -98,13 +98,21 @@ class _Slot:
 def _object_pairs(sub: SceneGraph, obj: SGObject, name: str) -> list[tuple[str, str]]:
     """The adjacent pairs (:func:`~crepe_datasets.generators.negatives.joint_balance.graph_features`)
     that ``obj`` forms when named ``name``."""
+    return [
+        (kind, f"{before}{name}{after}") for kind, before, after in _object_pair_shape(sub, obj)
+    ]
+
+
+def _object_pair_shape(sub: SceneGraph, obj: SGObject) -> list[tuple[str, str, str]]:
+    """:func:`_object_pairs` as ``(kind, text before the name, text after it)``, the same for
+    every name (worked out once per object, then filled in for each foil)."""
     by_id = sub.object_by_id()
-    out = [("attribute_object", f"{a} {name}") for a in obj.attributes]
+    out = [("attribute_object", f"{a} ", "") for a in obj.attributes]
     for r in sub.relationships:
         if r.subject == obj.id and r.object in by_id:
-            out.append(("subject_relation", f"{name} {r.predicate}"))
+            out.append(("subject_relation", "", f" {r.predicate}"))
         if r.object == obj.id and r.subject in by_id:
-            out.append(("relation_object", f"{r.predicate} {name}"))
+            out.append(("relation_object", f"{r.predicate} ", ""))
     return out
 
 
@@ -160,7 +168,10 @@ def _object_slot(
         return NegativeCandidate("atom", "atom:object", graph)
 
     foils = _by_plausibility(foils, obj.name, context, ranker)
-    return _Slot("object", obj.name, foils, check, lambda f: _object_pairs(sub, obj, f))
+    shape = _object_pair_shape(sub, obj)  # _object_pairs(sub, obj, f), worked out once
+    return _Slot(
+        "object", obj.name, foils, check, lambda f: [(k, f"{a}{f}{b}") for k, a, b in shape]
+    )
 
 
 def _attribute_slot(
@@ -296,8 +307,8 @@ def atom_negatives(
         for slot in made:
             slot.foils.sort(
                 key=lambda f, s=slot: (
-                    not vocab[(s.kind, f)],
-                    -sum(1 for pair in s.pairs(f) if vocab[pair]),
+                    not vocab.get((s.kind, f)),  # .get: a Counter's [] of a missing key is slower
+                    -sum(1 for pair in s.pairs(f) if vocab.get(pair)),
                 )
             )
     positive = positive_atoms(sub) if ledger is not None else None
@@ -357,11 +368,12 @@ def _try(
         if drops is not None:
             drops.drop(CHECK_STAGE, result)
         return None
-    if result.graph.signature() in seen:
+    signature = result.graph.signature()
+    if signature in seen:
         if drops is not None:
             drops.drop(CHECK_STAGE, "atom_duplicate_graph")
         return None
-    seen.add(result.graph.signature())
+    seen.add(signature)
     if tentative is not None:
         tentative.add(ex)
     return NegativeCandidate(result.type, result.rule, result.graph, exchange=ex)

@@ -94,9 +94,11 @@ class FoilLedger:
 
     def bound(self, kind: str, word: str, pending: Counter | None = None) -> float:
         """The largest surplus allowed for ``word`` (``pending``: occurrences not yet recorded)."""
-        occurrences = self.seen[(kind, word)]
+        occurrences = self.seen.get(
+            (kind, word), 0
+        )  # .get: a Counter's [] of a missing key is slower
         if pending and not self.known_positives:
-            occurrences += pending[(kind, word)]
+            occurrences += pending.get((kind, word), 0)
         return self.cap + self.rate * occurrences
 
     def record(
@@ -145,6 +147,14 @@ def foil_synonyms(word: str) -> frozenset[str]:
     return synonyms(word) | _same_meaning().get(word, frozenset()) | {word}
 
 
+@functools.lru_cache(maxsize=100_000)
+def foil_words(kind: str, foil: str) -> frozenset[tuple[str, str]]:
+    """``(kind, word)`` of the foil and its synonyms (:func:`foil_synonyms`): the words
+    :class:`Tentative` takes once the foil is admitted, and that no other negative of the set
+    may use in the joint revision (memoised: one frozenset per foil)."""
+    return frozenset((kind, word) for word in foil_synonyms(foil))
+
+
 def positive_atoms(graph: SceneGraph) -> Counter:
     """``(kind, word)`` occurrences of a positive's graph, as :meth:`FoilLedger.record` takes."""
     return Counter((a.type, a.text) for a in graph.atoms())
@@ -166,19 +176,19 @@ class Tentative:
         """Whether ``ex`` keeps the bounds and repeats no admitted foil (or a synonym of one)."""
         kind, truth, foil = ex
         ledger = self.ledger
-        up = ledger.surplus.get((kind, foil), 0) + self.foils_up[(kind, foil)] + 1
+        up = ledger.surplus.get((kind, foil), 0) + self.foils_up.get((kind, foil), 0) + 1
         if up > ledger.bound(kind, foil, self.positive):
             return False
-        down = ledger.surplus.get((kind, truth), 0) - self.truths_down[(kind, truth)] - 1
+        down = ledger.surplus.get((kind, truth), 0) - self.truths_down.get((kind, truth), 0) - 1
         if -down > ledger.bound(kind, truth, self.positive):
             return False
         return (kind, foil) not in self.taken
 
     def add(self, ex: Exchange) -> None:
         kind, truth, foil = ex
-        self.foils_up[(kind, foil)] += 1
-        self.truths_down[(kind, truth)] += 1
-        self.taken.update((kind, word) for word in foil_synonyms(foil))
+        self.foils_up[(kind, foil)] = self.foils_up.get((kind, foil), 0) + 1
+        self.truths_down[(kind, truth)] = self.truths_down.get((kind, truth), 0) + 1
+        self.taken.update(foil_words(kind, foil))
 
 
 def eligible(

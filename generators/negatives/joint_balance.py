@@ -158,8 +158,9 @@ class FeatureBalance:
     bound: Callable[[Feature], float] | None = None
 
     def add(self, delta: dict[Feature, int], sign: int = 1) -> None:
+        surplus = self.surplus  # .get: a Counter's [] of a missing key is slower
         for f, d in delta.items():
-            self.surplus[f] += sign * d
+            surplus[f] = surplus.get(f, 0) + sign * d
 
     def change(self, delta: dict[Feature, int]) -> float:
         """How much adding ``delta`` changes the distance (negative: closer); infinite when it
@@ -232,7 +233,9 @@ def rebalance(
         changed = 0
         for n, (s, groups) in enumerate(zip(sets, by_state, strict=True)):
             quiet = quiet_since[n]
-            if quiet is not None and all(changed_at.get(f, -1) <= quiet for f in touches[n]):
+            if quiet is not None and (  # no swap since its last visit, or none it touches
+                quiet == clock or all(changed_at.get(f, -1) <= quiet for f in touches[n])
+            ):
                 continue
             before = changed
             for slot, i in enumerate(s.chosen):
@@ -240,11 +243,14 @@ def rebalance(
                 if len(same) < 2:  # nothing of its state to swap in
                     continue
                 taken = set(s.chosen)
+                free = [j for j in same if j not in taken]
+                if not free:  # every candidate of its state is chosen already
+                    continue
                 others = frozenset().union(*(s.exclusive[c] for c in s.chosen if c != i))
                 best, best_gain = None, -1e-9
                 di = s.deltas[i]
-                for j in same:
-                    if j in taken or s.exclusive[j] & others:
+                for j in free:
+                    if s.exclusive[j] & others:
                         continue
                     gain = balance.change_of_swap(s.deltas[j], di)  # type: ignore[arg-type]
                     if gain < best_gain:

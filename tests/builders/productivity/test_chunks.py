@@ -67,3 +67,28 @@ def test_chunks_of_other_settings_are_not_reused(tmp_path):
     (folder / "chunk-000000.json.gz").write_bytes(b"stale")
     _chunk_folder(_settings(vg, tmp_path / "x", seed=1), *inputs)
     assert not (folder / "chunk-000000.json.gz").exists()
+
+
+def test_first_chunk_of_a_process_settles_its_state_once(tmp_path, monkeypatch):
+    """After a process's first chunk (WordNet and spaCy now loaded) what is left is collected
+    and frozen, once: later chunks leave the frozen objects alone."""
+    import gc
+
+    from crepe_datasets.infra.provenance import DropLog
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
+
+    vg = require_shared("visual_genome", "images_1-100")
+    infos = read_image_data(vg / "image_data.json")
+    graphs = list(iter_scene_graphs(vg / "scene_graphs.json", DropLog(), infos))[:4]
+    records = [(g.to_dict(), infos[str(g.image_id)].file_name) for g in graphs]
+    s = _settings(vg, tmp_path / "out", seed=5)  # settings of their own: a fresh worker state
+    freezes = []
+    real_freeze = gc.freeze
+    monkeypatch.setattr(gc, "freeze", lambda: freezes.append(1) or real_freeze())
+    chunks.run_chunk(asdict(s), 0, records[:2], str(tmp_path))
+    state = chunks.worker_state(s)
+    assert state["settled"] and len(freezes) == 2  # worker_state's freeze, then the settle
+    frozen = gc.get_freeze_count()
+    chunks.run_chunk(asdict(s), 1, records[2:], str(tmp_path))
+    assert len(freezes) == 2 and gc.get_freeze_count() == frozen
+    assert gc.isenabled()

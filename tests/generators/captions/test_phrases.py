@@ -54,3 +54,27 @@ def test_writer_rejects_broken_text():
     g = SceneGraph([SGObject(1, "leg leg")])
     (result,) = TemplateCaptionWriter().write([g])
     assert result.caption is None and result.reason == "repeated_word"
+
+
+def test_words_split_fast_path_is_the_regex_split(shared_data):
+    """Texts of letters, digits, spaces and commas are split by ``str.split``; every text,
+    those included, gets the words the word pattern finds (real VG region descriptions, and
+    texts with apostrophes, hyphens, capitals, other punctuation and non-ASCII letters)."""
+    import json
+    import re
+
+    from crepe_datasets.generators.captions.phrases import words
+
+    pattern = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
+    regions = json.loads(
+        (shared_data / "visual_genome/images_1-100/region_descriptions.json").read_text()
+    )
+    texts = [r["phrase"] for image in regions for r in image["regions"]]
+    texts += ["man's hat, one-way sign", "A Red Car.", "café  au lait", "x -y", " , ", ""]
+    assert len(texts) > 1000
+    plain = 0
+    for text in texts:
+        words.cache_clear()
+        assert words(text) == tuple(pattern.findall(text.lower())), text
+        plain += bool(re.fullmatch(r"[a-z0-9 ,]*", text.lower()))
+    assert 0 < plain < len(texts)  # both paths are taken
