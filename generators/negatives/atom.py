@@ -95,17 +95,10 @@ class _Slot:
     pairs: Callable[[str], list[tuple[str, str]]]
 
 
-def _object_pairs(sub: SceneGraph, obj: SGObject, name: str) -> list[tuple[str, str]]:
-    """The adjacent pairs (:func:`~crepe_datasets.generators.negatives.joint_balance.graph_features`)
-    that ``obj`` forms when named ``name``."""
-    return [
-        (kind, f"{before}{name}{after}") for kind, before, after in _object_pair_shape(sub, obj)
-    ]
-
-
 def _object_pair_shape(sub: SceneGraph, obj: SGObject) -> list[tuple[str, str, str]]:
-    """:func:`_object_pairs` as ``(kind, text before the name, text after it)``, the same for
-    every name (worked out once per object, then filled in for each foil)."""
+    """The adjacent pairs (:func:`~crepe_datasets.generators.negatives.joint_balance.graph_features`)
+    that ``obj`` forms, as ``(kind, text before the name, text after it)``: the same for every
+    name (worked out once per object, then filled in for each foil)."""
     by_id = sub.object_by_id()
     out = [("attribute_object", f"{a} ", "") for a in obj.attributes]
     for r in sub.relationships:
@@ -168,7 +161,7 @@ def _object_slot(
         return NegativeCandidate("atom", "atom:object", graph)
 
     foils = _by_plausibility(foils, obj.name, context, ranker)
-    shape = _object_pair_shape(sub, obj)  # _object_pairs(sub, obj, f), worked out once
+    shape = _object_pair_shape(sub, obj)  # the pairs a foil forms, worked out once
     return _Slot(
         "object", obj.name, foils, check, lambda f: [(k, f"{a}{f}{b}") for k, a, b in shape]
     )
