@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from crepe_datasets.generators.negatives.senses import (
@@ -494,22 +494,14 @@ def _part_links(s) -> list:
 
 
 @functools.lru_cache(maxsize=100_000)
-def _parts(word: str) -> frozenset:
-    """Parts of the tangible noun senses of ``word`` (:func:`tangible_senses`), up to
-    :data:`PART_WHOLE_LEVELS` levels (parts of parts)."""
+def _linked(word: str, links: Callable) -> frozenset:
+    """The senses ``links`` reaches from the tangible noun senses of ``word``
+    (:func:`tangible_senses`), up to :data:`PART_WHOLE_LEVELS` levels: parts of parts with
+    :func:`_part_links`, wholes of wholes with :func:`_whole_links` (not the other parts of a
+    whole)."""
     out: set = set()
     for sense in tangible_senses(word):
-        out |= _walk(sense, _part_links, PART_WHOLE_LEVELS)
-    return frozenset(out)
-
-
-@functools.lru_cache(maxsize=100_000)
-def _wholes(word: str) -> frozenset:
-    """Wholes of the tangible noun senses of ``word``, up to :data:`PART_WHOLE_LEVELS` levels
-    (wholes of wholes; not the other parts of a whole)."""
-    out: set = set()
-    for sense in tangible_senses(word):
-        out |= _walk(sense, _whole_links, PART_WHOLE_LEVELS)
+        out |= _walk(sense, links, PART_WHOLE_LEVELS)
     return frozenset(out)
 
 
@@ -553,10 +545,11 @@ _PLACE_ORDER = ("room.n.01", "building.n.01", "housing.n.01")
 
 
 def _part_or_whole(a: str, b: str) -> bool:
-    """Whether ``b`` is a part or a whole of ``a`` (:func:`_parts`, :func:`_wholes`), or a kind
+    """Whether ``b`` is a part or a whole of ``a`` (:func:`_linked`), or a kind
     of one of its wholes ("house" of "wall": a wall is part of a building)."""
     own = tangible_senses(b)
-    return bool(own & (_parts(a) | _wholes(a)) or tangible_ancestors(b) & _wholes(a))
+    wholes = _linked(a, _whole_links)
+    return bool(own & (_linked(a, _part_links) | wholes) or tangible_ancestors(b) & wholes)
 
 
 def _shares_sense_with_head(word: str, other: str) -> bool:
