@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import signal
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -186,37 +185,35 @@ class _CtrlCInMainOnly:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _quiet_resource_sharer(previous=threading.excepthook) -> None:
-    """Silence the broken pipe or end of file that multiprocessing's resource-sharer thread (the
-    main process's server of tensors' file descriptors to DataLoader workers) raises when a
-    worker is stopped in the middle of a hand-over or of its handshake, as after Ctrl-C: a
-    traceback after "aborted" for nothing."""
+def _quiet_worker(worker_id: int) -> None:
+    """``worker_init_fn`` of the DataLoaders: a worker serves its batches' file descriptors to
+    the main process through multiprocessing's resource-sharer thread, which prints any error
+    with ``sys.excepthook``. After Ctrl-C the main process drops those connections in the middle
+    of their handshake, and the worker printed a connection reset or end-of-file traceback after
+    "aborted". The worker's hook leaves out exactly those (a connection error raised in
+    multiprocessing's connection or resource-sharer code); anything else is printed as before."""
+    import sys
 
-    def hook(args: threading.ExceptHookArgs) -> None:
-        tb, frames = args.exc_traceback, []
-        while tb is not None:
-            frames.append(tb.tb_frame.f_code.co_filename)
-            tb = tb.tb_next
-        stopped = args.exc_type is not None and issubclass(
-            args.exc_type, (ConnectionError, EOFError)
-        )
-        if not (stopped and any(f.endswith("resource_sharer.py") for f in frames)):
-            previous(args)
+    previous = sys.excepthook
 
-    threading.excepthook = hook
+    def hook(kind, value, tb) -> None:
+        files, frame = [], tb
+        while frame is not None:
+            files.append(frame.tb_frame.f_code.co_filename)
+            frame = frame.tb_next
+        handover = any(f.endswith(("resource_sharer.py", "connection.py")) for f in files)
+        if not (issubclass(kind, (ConnectionError, EOFError)) and handover):
+            previous(kind, value, tb)
+
+    sys.excepthook = hook
 
 
 def _loader(dataset, model: EncoderModel, workers: int, **kwargs) -> _CtrlCInMainOnly:
     import torch
 
-    if workers and not getattr(threading.excepthook, "__qualname__", "").startswith(
-        "_quiet_resource_sharer"
-    ):
-        _quiet_resource_sharer()
-
     return _CtrlCInMainOnly(torch.utils.data.DataLoader(
         dataset, shuffle=False, num_workers=workers, pin_memory=model.device.startswith("cuda"),
-        persistent_workers=False, **kwargs,
+        persistent_workers=False, worker_init_fn=_quiet_worker if workers else None, **kwargs,
     ))  # fmt: skip
 
 
