@@ -381,8 +381,11 @@ def choose(
     if refiner is not None:
         refiner.expect(pending)
     pairs: list[tuple[Pending, str, TextNegative]] = []
+    words_of: dict[int, list[frozenset[str]]] = {}  # per image: its captions are one set
     for p in pending:
-        described = [_words(d) for d in p.image_captions]
+        described = words_of.get(id(p.image_captions))
+        if described is None:
+            described = words_of[id(p.image_captions)] = [_words(d) for d in p.image_captions]
         for kind, cands in p.candidates.items():
             texts = set()
             for c in cands:
