@@ -181,6 +181,41 @@ class CounterIndex:
             return np.zeros(0, np.uint32)
         return np.asarray(self.postings[span[0] : span[1]])
 
+    def states(self, compounds: list[tuple[str, ...]], besides: str | None = None) -> bool:
+        """Whether every compound, ``("ao", attribute, object)`` or ``("oro", subject,
+        predicate, object)`` in any surface form, is a key of some region of an image other
+        than ``besides``: a human graph there states it (:func:`~.match.find_counter` is the
+        full rule)."""
+        return all(any(i != str(besides) for i in self._stated_on(c)) for c in compounds)
+
+    @functools.lru_cache(maxsize=65536)  # noqa: B019 (one index per build, kept to its end)
+    def _stated_on(self, compound: tuple[str, ...]) -> tuple[str, ...]:
+        """Up to two images whose regions hold the compound's key (none: no region)."""
+        canon = self.terms.canon
+        if compound[0] == "ao" and len(compound) == 3:
+            key = f"ao:{canon('attribute', compound[1])}|{canon('object', compound[2])}"
+        elif compound[0] == "oro" and len(compound) == 4:
+            _, x, p, y = compound
+            key = f"oro:{canon('object', x)}|{canon('relationship', p)}|{canon('object', y)}"
+        else:
+            raise ValueError(f"not a compound: {compound!r}")
+        images, names = self.region_images
+        found = dict.fromkeys(int(i) for i in images[self.posting(key)])
+        return tuple(names[i] for i in list(found)[:2])
+
+    @functools.cached_property
+    def region_images(self) -> tuple[np.ndarray, list[str]]:
+        """The image of every region (``names[images[number]]``); one pass over the region
+        store's line heads, on first use."""
+        codes: dict[str, int] = {}
+        images = array("I")
+        with (self.folder / "regions.jsonl").open("rb") as handle:
+            for line in handle:
+                head = _HEAD.match(line)
+                name = json.loads(b'"' + head.group(2) + b'"') if head is not None else ""
+                images.append(codes.setdefault(name, len(codes)))
+        return np.frombuffer(images, dtype=np.uint32), list(codes)
+
     def _region(self, number: int) -> PoolRegion:
         self._handle.seek(int(self.offsets[number]))
         return PoolRegion.from_list(json.loads(self._handle.readline()))

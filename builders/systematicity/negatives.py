@@ -46,7 +46,12 @@ from crepe_datasets.generators.balance.refine import (
     RefineStats,
     choose_balanced,
 )
-from crepe_datasets.generators.negatives.atom import atom_groups, atom_negatives
+from crepe_datasets.generators.negatives.atom import (
+    Stated,
+    atom_groups,
+    atom_negatives,
+    graph_compounds,
+)
 from crepe_datasets.generators.negatives.comp import TextNegative, comp_negatives
 from crepe_datasets.generators.negatives.comp_matched import MatchedSet, matched_set
 from crepe_datasets.generators.negatives.foil_balance import (
@@ -116,13 +121,17 @@ def atom_text_negatives(
     drops: DropLog,
     vocab: Counter | None = None,
     same_atom: int = 0,
+    stated: Stated | None = None,
 ) -> list[TextNegative]:
     """HN-ATOM candidates of a caption, written by replacing the changed atom's words
     (``vocab``: words and pairs of the batch's positives, whose foils go first; ``same_atom``:
-    the set size, all candidates replacing one atom)."""
+    the set size, all candidates replacing one atom; ``stated``: whether the counter-image pool
+    states compounds, whose foils come next)."""
     checks = DropLog()
     out = []
-    for cand in atom_negatives(sub, g, rng, limit, checks, vocab=vocab, same_atom=same_atom):
+    made = atom_negatives(sub, g, rng, limit, checks, vocab=vocab, same_atom=same_atom,
+                          stated=stated)  # fmt: skip
+    for cand in made:
         removed = Counter(sub.atoms()) - Counter(cand.graph.atoms())
         added = Counter(cand.graph.atoms()) - Counter(sub.atoms())
         old, new = next(iter(removed)), next(iter(added))
@@ -146,10 +155,13 @@ def candidates_for(
     sizes: dict[str, int] | None = None,
     vocab: Counter | None = None,
     one_atom: bool = False,
+    stated: Stated | None = None,
 ) -> dict[str, list[TextNegative]]:
     """HN-ATOM and HN-COMP candidates of one one-compound caption (step 1); ``vocab``: the
     words and pairs of the batch's positives (:func:`batch_vocab`), HN-ATOM's preferred foils;
-    ``one_atom``: HN-ATOM candidates in one-atom groups (``--one-atom-sets``)."""
+    ``one_atom``: HN-ATOM candidates in one-atom groups (``--one-atom-sets``); ``stated``:
+    whether the counter-image pool states compounds (``--counter-pool``), HN-ATOM's next
+    preferred foils, which a counter-region can then show."""
     sizes = sizes or SET_SIZES
     return {
         "atom": atom_text_negatives(
@@ -161,6 +173,7 @@ def candidates_for(
             drops,
             vocab,
             sizes["atom"] if one_atom else 0,
+            stated,
         ),
         "comp": comp_negatives(
             caption,
@@ -303,7 +316,7 @@ class Refiner:
         self.batch.clear()
 
     def pick(
-        self, kind: str, states: list[tuple[int, int]], k: int, drops: DropLog, key: str,
+        self, kind: str, states: list[tuple[int, ...]], k: int, drops: DropLog, key: str,
         split: str = "",
     ) -> list[int] | None:  # fmt: skip
         """Indices of the ``k`` chosen candidates (in order), or ``None`` when dropped."""
@@ -335,6 +348,18 @@ def _atom_groups(ranked: list[tuple[float, int, TextNegative]]) -> list[list[tup
     generated = [c for _, _, c in sorted(ranked, key=lambda x: x[1])]
     return [
         sorted((item_of[id(c)] for c in g), key=lambda x: x[:2]) for g in atom_groups(generated)
+    ]
+
+
+def _with_stated(
+    states: list[tuple[int, ...]], p: Pending, cands: list[TextNegative], attested: AttestedFoils
+) -> list[tuple[int, ...]]:
+    """``states`` with a third judge: whether a human annotation of another image states every
+    compound of the text (:meth:`AttestedFoils.states`), against the same for the caption."""
+    base = attested.states(graph_compounds(p.graph), p.image_id)  # type: ignore[arg-type]
+    return [
+        (*st, int(attested.states(graph_compounds(c.graph), p.image_id)) - base)
+        for st, c in zip(states, cands, strict=True)
     ]
 
 
@@ -439,6 +464,8 @@ def choose(
                         )
                         for _, _, c in ranked
                     ]
+                    if attested is not None and kind == "atom" and p.graph is not None:
+                        states = _with_stated(states, p, [c for _, _, c in ranked], attested)
                     picked = refiner.pick(kind, states, k, drops, p.key, p.split)
                     p.chosen[kind] = [ranked[i][2] for i in picked] if picked is not None else []
                     if picked is not None:
@@ -473,6 +500,11 @@ class AttestedFoils:
         self.index = index
         self.asked = 0
         self.found = 0
+
+    def states(self, compounds: list[tuple[str, ...]], besides: str) -> bool:
+        """Whether a region of an image other than ``besides`` states every compound (a cheap
+        look-up of the pool's keys, before rendering)."""
+        return bool(self.index.states(compounds, besides))
 
     def __call__(self, p: Pending, c: TextNegative) -> bool:
         from crepe_datasets.builders.counter_images.match import find_counter, uncovered_words

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from crepe_datasets.builders.systematicity.negatives import (
@@ -105,6 +106,7 @@ def process_batch(
         p.candidates = candidates_for(
             region.text, region.graph, full, p.key, drops, vocab=vocab[p.split],
             one_atom=ctx.get("one_atom", False),
+            stated=partial(ctx["attested"].states, besides=p.image_id) if "attested" in ctx else None,
         )  # fmt: skip
         admit = admits(ctx["seen"], c.split)
         found = matched_for(p, region.graph, full, admit, drops, Box.from_list(region.box))

@@ -221,10 +221,35 @@ def process_regions(
             counts = ctx["refiner"].stats.counts["atom"]
             counts["candidates_looked_up_in_pool"] = ctx["attested"].asked
             counts["candidates_attested_in_pool"] = ctx["attested"].found
-            index.close()
     if s.foil_cap is not None:
         settle_atom_sets(tables, scratch, s.foil_cap, ctx["refiner"], drops)
+    if index is not None:
+        count_stated(tables, ctx["attested"], ctx["refiner"].stats.counts["atom"])
+        index.close()
     return ProcessedTables(tables, stats, seen, seen_info, ctx["refiner"])
+
+
+def count_stated(tables: Tables, attested: Any, counts: Counter) -> None:
+    """How many kept ``hn_atom`` captions, and how many of their negatives, a human graph of
+    another image states (:meth:`~crepe_datasets.builders.systematicity.negatives.AttestedFoils.states`,
+    the third judge of the balanced choice): in the manifest's
+    ``summary.adversarial_refinement.atom`` as ``captions_stated_elsewhere`` of ``captions``
+    and ``negatives_stated_elsewhere`` of ``negatives``."""
+    from crepe_datasets.generators.negatives import from_compact
+    from crepe_datasets.generators.negatives.atom import graph_compounds
+
+    for rows in tables["hn_atom"].values():
+        for row in rows:
+            image = str(row["image_id"])
+            counts["captions"] += 1
+            counts["captions_stated_elsewhere"] += attested.states(
+                graph_compounds(from_compact(row["scene_graph"])), image
+            )
+            for graph in row["negative_graphs"]:
+                counts["negatives"] += 1
+                counts["negatives_stated_elsewhere"] += attested.states(
+                    graph_compounds(from_compact(graph)), image
+                )
 
 
 def settle_atom_sets(

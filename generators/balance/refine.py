@@ -108,35 +108,38 @@ class RefineStats:
 @dataclass
 class Balance:
     """Running counts of one (type, complexity) in a chunk: sets kept, and each scorer's
-    expected R@1 sums of "pick the highest" (``first``) and "pick the lowest" (``last``)."""
+    expected R@1 sums of "pick the highest" (``first``) and "pick the lowest" (``last``), one
+    entry per scorer (sized by the first choice added)."""
 
     seen: int = 0
-    first: list[float] = field(default_factory=lambda: [0.0, 0.0])
-    last: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    first: list[float] = field(default_factory=list)
+    last: list[float] = field(default_factory=list)
+
+    def _sums(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        if not self.first:
+            return np.zeros(n), np.zeros(n)
+        return np.array(self.first), np.array(self.last)
 
     def fits(self, first: list[float], last: list[float], k: int) -> bool:
-        budget = (self.seen + 1) / (k + 1) + 1e-9
-        return all(self.first[s] + first[s] <= budget for s in (0, 1)) and all(
-            self.last[s] + last[s] <= budget for s in (0, 1)
-        )
+        return bool(self.fits_rows(np.array([first]), np.array([last]), k)[0])
 
     def fits_rows(self, first: np.ndarray, last: np.ndarray, k: int) -> np.ndarray:
         """:meth:`fits` for every row of ``first`` and ``last`` (one column per scorer)."""
         budget = (self.seen + 1) / (k + 1) + 1e-9
-        # both scorers at once (the same sums, element by element, as one column at a time)
-        return (
-            (np.array(self.first) + first <= budget) & (np.array(self.last) + last <= budget)
-        ).all(axis=1)
+        was_first, was_last = self._sums(first.shape[1])
+        return ((was_first + first <= budget) & (was_last + last <= budget)).all(axis=1)
 
     def add(self, first: list[float], last: list[float]) -> None:
         self.seen += 1
-        for s in (0, 1):
+        if not self.first:
+            self.first, self.last = [0.0] * len(first), [0.0] * len(last)
+        for s in range(len(first)):
             self.first[s] += first[s]
             self.last[s] += last[s]
 
 
-# A candidate's state under one scorer: 1 above the positive, 0 tied, -1 below.
-State = tuple[int, int]
+# A candidate's state under each scorer: 1 above the positive, 0 tied, -1 below.
+State = tuple[int, ...]
 
 
 def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
@@ -166,7 +169,7 @@ def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple[np
     "pick the highest" (``first``) and "pick the lowest" (``last``), ties shared. It depends
     only on the groups' states and sizes, so it is computed once per distinct combination."""
     counts = _count_matrix(caps, k)
-    states = np.array(keys, dtype=np.int64).reshape(len(keys), 2)
+    states = np.array(keys, dtype=np.int64).reshape(len(keys), -1)
     picked = counts > 0
     above = counts @ (states >= 0)
     ties = counts @ (states == 0)
@@ -179,9 +182,9 @@ def _choices(keys: tuple[State, ...], caps: tuple[int, ...], k: int) -> tuple[np
 @functools.lru_cache(maxsize=4096)  # bounded, as _choices
 def _cost(keys: tuple[State, ...], caps: tuple[int, ...], k: int, target: int) -> np.ndarray:
     """Per row of :func:`_choices`: how far its counts at or above the positive miss
-    ``target``, summed over both scorers."""
+    ``target``, summed over the scorers."""
     above = _choices(keys, caps, k)[1]
-    return np.abs(above[:, 0] - target) + np.abs(above[:, 1] - target)
+    return np.abs(above - target).sum(axis=1)
 
 
 def choose_balanced(states: list[State], k: int, target: int, balance: Balance) -> list[int] | None:
@@ -212,9 +215,7 @@ def choose_balanced(states: list[State], k: int, target: int, balance: Balance) 
             best = (chosen, int(row))
     assert best is not None
     row = best[1]
-    balance.add(
-        [float(first[row, 0]), float(first[row, 1])], [float(last[row, 0]), float(last[row, 1])]
-    )
+    balance.add([float(x) for x in first[row]], [float(x) for x in last[row]])
     return best[0]
 
 

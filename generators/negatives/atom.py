@@ -61,7 +61,26 @@ from crepe_datasets.generators.negatives.plausible import (
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
+# Whether a human annotation of some image states every one of the compounds given, each as
+# ``("ao", attribute, object)`` or ``("oro", subject, predicate, object)`` (the counter-image
+# pool, :meth:`crepe_datasets.builders.counter_images.index.CounterIndex.states`)
+Stated = Callable[[list[tuple[str, ...]]], bool]
 SAME_THING_IOU = 0.5
+
+
+def graph_compounds(graph: SceneGraph) -> list[tuple[str, ...]]:
+    """The compounds of a graph in :data:`Stated`'s form: ``("ao", attribute, object)`` and
+    ``("oro", subject, predicate, object)``."""
+    by_id = graph.object_by_id()
+    out: list[tuple[str, ...]] = [("ao", a, o.name) for o in graph.objects for a in o.attributes]
+    out += [
+        ("oro", by_id[r.subject].name, r.predicate, by_id[r.object].name)
+        for r in graph.relationships
+        if r.subject in by_id and r.object in by_id
+    ]
+    return out
+
+
 # With ``same_atom``: how many atoms offer a group of candidates (the refinement tries them in turn)
 MAX_ATOM_GROUPS = 3
 CHECK_STAGE = "productivity_negative_checks"
@@ -93,6 +112,7 @@ class _Slot:
     foils: list[str]
     check: Callable[[str], NegativeCandidate | str]
     pairs: Callable[[str], list[tuple[str, str]]]
+    compounds: Callable[[str], list[tuple[str, ...]]]  # the compounds a foil makes
 
 
 def _object_pair_shape(sub: SceneGraph, obj: SGObject) -> list[tuple[str, str, str]]:
@@ -116,19 +136,8 @@ def _object_slot(
     rng: random.Random,
     ranker: Any = None,
     vocab: Counter | None = None,
+    stated: Stated | None = None,
 ) -> _Slot:
-    foils = _ordered(object_foils(obj.name, obj.synset), 0, rng)
-    if vocab:  # the balance needs foils that are also truths: the graphs' own names
-        known = set(foils)
-        foils += [
-            f
-            for f in cohyponym_pool(obj.name, obj.synset)
-            if f not in known and vocab[("object", f)] and f != obj.name
-        ]
-    context = object_context_maker(sub, obj) if ranker is not None and len(foils) > 1 else str
-
-    names = [o.name for o in sub.objects]
-    position = next(i for i, o in enumerate(sub.objects) if o.id == obj.id)
     by_id = sub.object_by_id()
     outgoing = [
         (r.predicate, by_id[r.object].name, by_id[r.object].synset)
@@ -140,6 +149,28 @@ def _object_slot(
         for r in sub.relationships
         if r.object == obj.id and r.subject in by_id
     ]
+
+    def compounds(f: str) -> list[tuple[str, ...]]:
+        return [
+            *(("ao", a, f) for a in obj.attributes),
+            *(("oro", f, p, o) for p, o, _ in outgoing),
+            *(("oro", o, p, f) for p, o, _ in incoming),
+        ]
+
+    foils = _ordered(object_foils(obj.name, obj.synset), 0, rng)
+    if vocab or stated:  # the graphs' own names (balance), names people use so (attested)
+        known = set(foils)
+        foils += [
+            f
+            for f in cohyponym_pool(obj.name, obj.synset)
+            if f not in known
+            and f != obj.name
+            and ((vocab and vocab[("object", f)]) or (stated and _states(stated, compounds(f))))
+        ]
+    context = object_context_maker(sub, obj) if ranker is not None and len(foils) > 1 else str
+
+    names = [o.name for o in sub.objects]
+    position = next(i for i, o in enumerate(sub.objects) if o.id == obj.id)
 
     def check(foil: str) -> NegativeCandidate | str:
         if not keeps_references(names, position, foil):  # "another … the other" would change
@@ -163,7 +194,12 @@ def _object_slot(
     foils = _by_plausibility(foils, obj.name, context, ranker)
     shape = _object_pair_shape(sub, obj)  # the pairs a foil forms, worked out once
     return _Slot(
-        "object", obj.name, foils, check, lambda f: [(k, f"{a}{f}{b}") for k, a, b in shape]
+        "object",
+        obj.name,
+        foils,
+        check,
+        lambda f: [(k, f"{a}{f}{b}") for k, a, b in shape],
+        compounds,
     )
 
 
@@ -175,13 +211,21 @@ def _attribute_slot(
     rng: random.Random,
     ranker: Any = None,
     vocab: Counter | None = None,
+    stated: Stated | None = None,
 ) -> _Slot:
     original = obj.attributes[index]
+
+    def compounds(f: str) -> list[tuple[str, ...]]:
+        return [("ao", f, obj.name)]
+
     foils = attribute_foils(original)
-    if vocab:  # the balance needs foils that are also truths: the graphs' own colours
+    if vocab or stated:  # the graphs' own colours (balance), colours people give it (attested)
         known = set(foils)
         foils += tuple(
-            f for f in colour_pool(original) if f not in known and vocab[("attribute", f)]
+            f
+            for f in colour_pool(original)
+            if f not in known
+            and ((vocab and vocab[("attribute", f)]) or (stated and _states(stated, compounds(f))))
         )
     antonyms = attribute_antonyms(original)
     n_antonyms = sum(1 for f in foils if f in antonyms)
@@ -205,7 +249,12 @@ def _attribute_slot(
 
     ordered = _by_plausibility(_ordered(foils, n_antonyms, rng), original, context, ranker)
     return _Slot(
-        "attribute", original, ordered, check, lambda f: [("attribute_object", f"{f} {obj.name}")]
+        "attribute",
+        original,
+        ordered,
+        check,
+        lambda f: [("attribute_object", f"{f} {obj.name}")],
+        compounds,
     )
 
 
@@ -216,9 +265,13 @@ def _relation_slot(
     rng: random.Random,
     ranker: Any = None,
     vocab: Counter | None = None,
+    stated: Stated | None = None,
 ) -> _Slot:
     rel = sub.relationships[index]
     by_id = sub.object_by_id()
+
+    def compounds(f: str) -> list[tuple[str, ...]]:
+        return [("oro", by_id[rel.subject].name, f, by_id[rel.object].name)]
 
     def context(predicate: str) -> str:
         return relation_context(sub, rel.subject, predicate, rel.object)
@@ -245,7 +298,11 @@ def _relation_slot(
             ("relation_object", f"{foil} {names[rel.object].name}"),
         ]
 
-    return _Slot("relationship", rel.predicate, foils, check, pairs)
+    return _Slot("relationship", rel.predicate, foils, check, pairs, compounds)
+
+
+def _states(stated: Stated, compounds: list[tuple[str, ...]]) -> bool:
+    return bool(compounds) and stated(compounds)
 
 
 def atom_negatives(
@@ -258,6 +315,7 @@ def atom_negatives(
     ledger: FoilLedger | None = None,
     vocab: Counter | None = None,
     same_atom: int = 0,
+    stated: Stated | None = None,
 ) -> list[NegativeCandidate]:
     """Up to ``limit`` HN-ATOM candidates with distinct graphs (see the module docstring).
 
@@ -291,17 +349,19 @@ def atom_negatives(
     made: list[_Slot] = []
     for slot in slots:
         if slot[0] == "object":
-            made.append(_object_slot(sub, g, slot[1], rng, ranker, vocab))
+            made.append(_object_slot(sub, g, slot[1], rng, ranker, vocab, stated))
         elif slot[0] == "attribute":
-            made.append(_attribute_slot(sub, g, slot[1], slot[2], rng, ranker, vocab))
+            made.append(_attribute_slot(sub, g, slot[1], slot[2], rng, ranker, vocab, stated))
         else:
-            made.append(_relation_slot(sub, g, slot[1], rng, ranker, vocab))
-    if vocab:  # stable: words of the graphs first, those forming more of their pairs first
-        for slot in made:
+            made.append(_relation_slot(sub, g, slot[1], rng, ranker, vocab, stated))
+    if vocab or stated:  # stable: words of the graphs first, then attested compounds, then
+        for slot in made:  # those forming more pairs of the graphs
             slot.foils.sort(
                 key=lambda f, s=slot: (
-                    not vocab.get((s.kind, f)),  # .get: a Counter's [] of a missing key is slower
-                    -sum(1 for pair in s.pairs(f) if vocab.get(pair)),
+                    # .get: a Counter's [] of a missing key is slower
+                    bool(stated) and not _states(stated, s.compounds(f)),  # type: ignore[arg-type]
+                    bool(vocab) and not vocab.get((s.kind, f)),
+                    -sum(1 for pair in s.pairs(f) if vocab and vocab.get(pair)),
                 )
             )
     positive = positive_atoms(sub) if ledger is not None else None

@@ -54,3 +54,24 @@ def test_cached_by_checksum_and_identical_on_rebuild(pool_index, tmp_path) -> No
         a = hashlib.sha256((index.folder / name).read_bytes()).hexdigest()
         b = hashlib.sha256((tmp_path / "copy" / name).read_bytes()).hexdigest()
         assert a == b, name
+
+
+def test_states_needs_a_region_of_another_image(pool_index) -> None:
+    index, _, _ = pool_index
+    images, names = index.region_images
+    assert len(images) == len(index)
+    assert names[images[index.posting("o:chair")[0]]] == index.region(
+        int(index.posting("o:chair")[0])
+    ).image_id
+    assert index.states([("ao", "red", "chairs")], besides="4")  # surface forms canonicalised
+    assert not index.states([("ao", "ribbed", "chair")])
+    assert not index.states([("ao", "red", "chair"), ("oro", "chair", "ride", "elephant")])
+    # a compound that only one image's regions state is stated for any other image only
+    key = next(
+        k for k in sorted(index.keys)
+        if k.startswith("ao:") and len({int(images[n]) for n in index.posting(k)}) == 1
+    )  # fmt: skip
+    attribute, name = key[3:].split("|")
+    only = names[images[index.posting(key)[0]]]
+    assert not index.states([("ao", attribute, name)], besides=only)
+    assert index.states([("ao", attribute, name)], besides=f"not {only}")

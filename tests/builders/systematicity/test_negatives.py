@@ -85,3 +85,19 @@ def test_a_negative_a_description_of_the_image_states_is_refused() -> None:
         "atom", "atom:attribute", "the curtains are red", red, ("red",), exchange
     )
     assert not _described(red_text, described)
+
+
+def test_a_third_judge_compares_what_other_images_state(pool_index) -> None:  # noqa: F811
+    """HN-ATOM candidates carry a third mark: whether a human graph of another image states
+    their compounds, against the caption (so that chosen foils are as attested as truths)."""
+    from crepe_datasets.builders.systematicity.negatives import _with_stated
+
+    index, _, _ = pool_index
+    attested = AttestedFoils(index)
+    p = Pending("0:4:1947", "a red chair", set(), "unseen_compounds")
+    p.image_id, p.graph = "4", _chair("red")
+    ribbed = TextNegative("atom", "atom:attribute", "a ribbed chair", _chair("ribbed"), ("ribbed",))
+    white = TextNegative("atom", "atom:attribute", "a white chair", _chair("white"), ("white",))
+    assert attested.states([("ao", "red", "chair")], "4")
+    marks = _with_stated([(1, 0), (0, -1)], p, [ribbed, white], attested)
+    assert marks == [(1, 0, -1), (0, -1, 0)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from crepe_datasets.generators.balance.items import Item, Negative, RenderedItem
 from crepe_datasets.generators.balance.refine import STAGE, RefineState, RefineStats, refine
 from crepe_datasets.infra.provenance import DropLog
@@ -110,3 +112,20 @@ def test_without_one_atom_sets_groups_are_one_pool():
     items = [_grouped([[-3, -2, -1], [1, 2, 3]]) for _ in range(6)]
     refine(items, [_score, _score], 5, RefineStats())
     assert all(len({n.exchange[1] for n in r.negatives[:5]}) == 2 for r in items)
+
+
+def test_any_number_of_judges_is_balanced() -> None:
+    """A third judge (systematicity's "stated elsewhere") is balanced like the two others: a
+    set whose every candidate it ranks below the positive is refused once the positive would
+    win under it beyond chance's share."""
+    from crepe_datasets.generators.balance.refine import Balance, choose_balanced
+
+    balance = Balance()
+    tied = [(0, 0, 0)] * 5
+    below = [(0, 0, -1)] * 5
+    assert choose_balanced(tied, 4, 0, balance) == [0, 1, 2, 3]
+    assert balance.first == [0.2, 0.2, 0.2]
+    assert choose_balanced(below, 4, 0, balance) is None  # the positive first under judge 3
+    mixed = [(0, 0, -1), (0, 0, 1), (0, 0, -1), (0, 0, 0), (0, 0, 1)]
+    assert choose_balanced(mixed, 4, 1, balance) is not None
+    assert balance.seen == 2 and balance.first[2] == pytest.approx(0.2)

@@ -151,3 +151,33 @@ def test_object_foil_part_of_the_truth_vg1():
     names = {o.name for c in cands for o in c.graph.objects}
     assert cands and "head" not in names
     assert dropped["atom_object_foil_part_or_whole"] >= 1
+
+
+def test_foils_a_pool_states_come_first_and_join_the_colours():
+    """With ``stated`` (the counter-image pool), each atom's foils that form a compound some
+    human graph states go first, and colours stated with the object join its foils."""
+    from crepe_datasets.generators.negatives.foils import colour_pool
+
+    g = image_graph()
+    sub = subgraph(g, [4], [], drop_attrs={4: ("small",)})  # a white dog
+    extra = next(c for c in colour_pool("white") if c not in attribute_foils("white"))
+    stated_words = {("ao", extra, "dog"), ("ao", "black", "dog")}
+
+    def stated(compounds: list[tuple[str, ...]]) -> bool:
+        return all(c in stated_words for c in compounds)
+
+    cands = atom_negatives(sub, GraphIndex(g), random.Random(0), 30, stated=stated)
+    colours = [c.graph.objects[0].attributes[0] for c in cands if c.graph.objects[0].name == "dog"]
+    assert set(colours[:2]) == {extra, "black"}  # the stated ones first, the added one among them
+    plain = atom_negatives(sub, GraphIndex(g), random.Random(0), 30)
+    assert extra not in {c.graph.objects[0].attributes[0] for c in plain}
+
+
+def test_graph_compounds_are_attribute_and_relation_compounds():
+    from crepe_datasets.generators.negatives.atom import graph_compounds
+
+    g = image_graph()
+    sub = subgraph(g, [1, 2], [0])
+    assert sorted(graph_compounds(sub)) == [
+        ("ao", "black", "hat"), ("ao", "tall", "man"), ("oro", "man", "wearing", "hat"),
+    ]  # fmt: skip
