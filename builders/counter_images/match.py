@@ -18,7 +18,8 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
    * object exchange (``horse`` → ``mule``): no object of ``c`` is named ``old`` or a broad
      synonym of it (no such object in the region);
    * attribute exchange (``blue`` → ``red``): the object that carries ``new`` does not also carry
-     ``old`` (or a broad synonym): it is another colour / the antonym;
+     ``old`` (or a broad synonym): it is another colour / the antonym; nor a pattern of several
+     colours (:data:`MANY_COLOURS`: "a blue striped carpet" may be grey too);
    * relationship exchange: the matched pair is not also linked by ``old``.
 3. ``c`` is not on image ``i`` (never the positive's own image).
 4. **``N``'s words beyond its graph are in ``c`` too**: a word of ``N``'s caption that names
@@ -106,6 +107,13 @@ REASONS = (
     "replaced_atom_present",
 )
 WHOLE_IMAGE = "vg_image"
+# attributes of a thing of several colours: "a blue striped carpet" may be grey too, so it
+# contradicts no colour (condition 2)
+MANY_COLOURS = frozenset(
+    """striped stripe stripes plaid checkered checked patterned pattern floral flowered printed
+    spotted dotted polka multicolored multicoloured colorful colourful rainbow camouflage
+    tie-dye tiedye two-tone two-toned""".split()
+)
 
 Alternatives = Callable[[str, str], frozenset[str]]
 FUNCTION_WORDS = frozenset(
@@ -390,7 +398,7 @@ def _contradiction(
         return f"no {old} in the region"
     if kind == "attribute":
         holders = [mapping[o.id] for o in negative.objects if new in o.attributes]
-        if any(set(by_id[h].attributes) & olds for h in holders):
+        if any(set(by_id[h].attributes) & (olds | MANY_COLOURS) for h in holders):
             return None
         names = ", ".join(sorted({by_id[h].name for h in holders}))
         return f"the {names} is {new}, not {old}"

@@ -60,9 +60,10 @@ def test_states_needs_a_region_of_another_image(pool_index) -> None:
     index, _, _ = pool_index
     images, names = index.region_images
     assert len(images) == len(index)
-    assert names[images[index.posting("o:chair")[0]]] == index.region(
-        int(index.posting("o:chair")[0])
-    ).image_id
+    assert (
+        names[images[index.posting("o:chair")[0]]]
+        == index.region(int(index.posting("o:chair")[0])).image_id
+    )
     assert index.states([("ao", "red", "chairs")], besides="4")  # surface forms canonicalised
     assert not index.states([("ao", "ribbed", "chair")])
     assert not index.states([("ao", "red", "chair"), ("oro", "chair", "ride", "elephant")])

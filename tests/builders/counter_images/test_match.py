@@ -261,3 +261,21 @@ def test_own_pool_regions_make_the_negative_true(pool_index) -> None:
     assert find_counter(index, pos, neg, "3", None, "k", captions=own) == (
         "negative_true_in_own_image"
     )
+
+
+def test_a_thing_of_several_colours_contradicts_no_colour() -> None:
+    from crepe_datasets.builders.counter_images.match import _contradiction
+    from crepe_datasets.builders.counter_images.pool import PoolRegion
+
+    terms = Terms.from_vg(None)
+    negative = graph(("carpet", ("blue",)))
+    exchange = ("attribute", "grey", "blue")
+
+    def region(*attributes: str) -> PoolRegion:
+        return PoolRegion("factual", "9", "1", None, None, None, "9.jpg", "a carpet",
+                          graph(("carpet", attributes)))  # fmt: skip
+
+    assert _contradiction(region("blue"), {0: 0}, negative, exchange, terms.loose)
+    assert (
+        _contradiction(region("blue", "striped"), {0: 0}, negative, exchange, terms.loose) is None
+    )
