@@ -16,7 +16,13 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
    absent or contradicted there:
 
    * object exchange (``horse`` → ``mule``): no object of ``c`` is named ``old`` or a broad
-     synonym of it (no such object in the region);
+     synonym of it (no such object in the region), and none of the whole image ``c`` is on
+     either: a region graph names what its description mentions ("woman wearing a hat" leaves a
+     scarf unsaid), so a region of an image whose whole graph the pool lacks (a FACTUAL region
+     of an image beyond ``--vg``) cannot show the absence (``object_absence_unverifiable``),
+     unless the region's silence is evidence enough (:func:`_region_shows_absence`: ``old`` is
+     in no relationship, or only the place of a kept subject: "a computer on the desk" → "on
+     the table");
    * attribute exchange (``blue`` → ``red``): the object that carries ``new`` does not also carry
      ``old`` (or a broad synonym): it is another colour / the antonym; nor a pattern of several
      colours (:data:`MANY_COLOURS`: "a blue striped carpet" may be grey too);
@@ -73,7 +79,8 @@ than one atom), ``not_in_pool`` (no region holds all of ``N``'s compounds), ``on
 ``negative_not_true`` (regions hold the compounds but not ``N`` as a whole),
 ``positive_also_true`` (``P`` holds there too), ``replaced_atom_present`` (``old`` is there);
 ``caption_beyond_region`` (condition 4), ``caption_scene_level`` (condition 7: only regions that
-are not whole images held ``N``), and before any look-up ``part_whole_foil`` (condition 5) and
+are not whole images held ``N``), ``object_absence_unverifiable`` (condition 2 on a region
+whose image has no whole graph in the pool), and before any look-up ``part_whole_foil`` (condition 5) and
 ``negative_true_in_own_image`` (condition 6).
 """
 
@@ -105,8 +112,11 @@ REASONS = (
     "caption_scene_level",
     "positive_also_true",
     "replaced_atom_present",
+    "object_absence_unverifiable",
 )
 WHOLE_IMAGE = "vg_image"
+# the last words of predicates that place their subject in one place at a time ("sitting on")
+PLACES = frozenset("on in inside under underneath beneath atop".split())
 # attributes of a thing of several colours: "a blue striped carpet" may be grey too, so it
 # contradicts no colour (condition 2)
 MANY_COLOURS = frozenset(
@@ -410,6 +420,41 @@ def _contradiction(
     return f"{new}, not {old}"
 
 
+def _region_shows_absence(positive: SceneGraph, old: str) -> bool:
+    """Whether a region graph's silence on ``old`` is evidence enough (condition 2): ``old``
+    takes part in no relationship of ``positive`` ("the desk is brown" → "the chair is brown":
+    the region is about a brown chair), or it is only the place of a kept subject ("a computer
+    on the desk" → "… on the table": the region shows the computer elsewhere; the object of an
+    exclusive placing predicate, :data:`PLACES`, and the subject of nothing). Otherwise the
+    region need not mention it ("woman wearing a hat" leaves a scarf unsaid; "a box on the
+    table" a cup)."""
+    ids = {o.id for o in positive.objects if o.name == old}
+    if not ids:
+        return False
+    linked = [r for r in positive.relationships if r.subject in ids or r.object in ids]
+    return all(r.object in ids and r.subject not in ids and _placing(r.predicate) for r in linked)
+
+
+def _placing(predicate: str) -> bool:
+    words = predicate.split()
+    return bool(words) and (words[-1] in PLACES or predicate.startswith("on top"))
+
+
+def _absent_from_image(
+    index: CounterIndex, image_id: str, old: str, loose: Alternatives
+) -> bool | None:
+    """Whether the whole annotated image ``image_id`` has no object named ``old`` (or a broad
+    synonym, or with it as head noun); ``None`` when the pool has no whole graph of the image.
+
+    A region's graph names what its description mentions: "woman wearing a hat" leaves a scarf
+    unsaid, so an object exchange's absence (condition 2) is read on the whole image."""
+    whole = index.image_graph(image_id)
+    if whole is None:
+        return None
+    olds = loose("object", old)
+    return not any(named(o.name, olds, last_word) for o in whole.objects)
+
+
 def _box(region: PoolRegion, mapping: dict[int, int]) -> list[float] | None:
     if region.source != "vg_image":
         return region.box
@@ -560,6 +605,16 @@ def find_counter(
         if why is None:
             reason = max(reason, 6)
             continue
+        if (
+            foils is None
+            and exchange[0] == "object"
+            and region.source != WHOLE_IMAGE
+            and not _region_shows_absence(positive, exchange[1])
+        ):
+            absent = _absent_from_image(index, region.image_id, exchange[1], loose)
+            if not absent:
+                reason = max(reason, 6 if absent is False else 7)
+                continue
         matches.append((region, mapping, why))
         if len(matches) >= MAX_MATCHES:
             break

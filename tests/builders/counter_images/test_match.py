@@ -279,3 +279,26 @@ def test_a_thing_of_several_colours_contradicts_no_colour() -> None:
     assert (
         _contradiction(region("blue", "striped"), {0: 0}, negative, exchange, terms.loose) is None
     )
+
+
+def test_a_region_shows_an_absence_only_of_a_moved_place_or_an_unrelated_object() -> None:
+    """A region graph names what its description mentions: "woman wearing a hat" leaves a scarf
+    unsaid, so "the woman is wearing a scarf" -> "... a hat" needs the counter's whole image."""
+    from crepe_datasets.builders.counter_images.match import _region_shows_absence
+
+    scarf = graph(("woman", ()), ("scarf", ()), rels=((0, "wearing", 1),))
+    assert not _region_shows_absence(scarf, "scarf")
+    desk = graph(("computer", ()), ("desk", ()), rels=((0, "sitting on", 1),))
+    assert _region_shows_absence(desk, "desk")  # the computer is shown elsewhere
+    assert not _region_shows_absence(desk, "computer")  # another thing on the desk says nothing
+    assert _region_shows_absence(graph(("desk", ("brown",))), "desk")
+
+
+def test_an_object_exchange_against_a_region_reads_the_whole_image(pool_index) -> None:
+    from crepe_datasets.builders.counter_images.match import _absent_from_image
+
+    index, _, _ = pool_index
+    loose = index.terms.loose
+    assert _absent_from_image(index, "1", "tree", loose) is False  # VG image 1 has trees
+    assert _absent_from_image(index, "1", "giraffe", loose) is True
+    assert _absent_from_image(index, "2300000", "tree", loose) is None  # no whole graph: unknown
