@@ -57,13 +57,20 @@ def _chair(attribute: str) -> SceneGraph:
     return SceneGraph([SGObject(0, "chair", (attribute,))], [])
 
 
+def _chair_set(caption_colour: str, *colours: str) -> tuple[Pending, list[TextNegative]]:
+    """A caption of image 4, "a <colour> chair", and its HN-ATOM candidates, one per colour."""
+    p = Pending("0:4:1947", f"a {caption_colour} chair", set(), "unseen_compounds")
+    p.image_id, p.graph = "4", _chair(caption_colour)
+    cands = [
+        TextNegative("atom", "atom:attribute", f"a {c} chair", _chair(c), (c,)) for c in colours
+    ]
+    return p, cands
+
+
 def test_attested_foils_are_those_a_pool_region_states(pool_index) -> None:  # noqa: F811
     index, _, _ = pool_index
     attested = AttestedFoils(index)
-    p = Pending("0:4:1947", "a purple chair", set(), "unseen_compounds")
-    p.image_id, p.graph = "4", _chair("purple")
-    red = TextNegative("atom", "atom:attribute", "a red chair", _chair("red"), ("red",))
-    odd = TextNegative("atom", "atom:attribute", "a ribbed chair", _chair("ribbed"), ("ribbed",))
+    p, (red, odd) = _chair_set("purple", "red", "ribbed")
     assert attested(p, red) and not attested(p, odd)
     assert (attested.asked, attested.found) == (2, 1)
 
@@ -94,10 +101,7 @@ def test_a_third_judge_compares_what_other_images_state(pool_index) -> None:  # 
 
     index, _, _ = pool_index
     attested = AttestedFoils(index)
-    p = Pending("0:4:1947", "a red chair", set(), "unseen_compounds")
-    p.image_id, p.graph = "4", _chair("red")
-    ribbed = TextNegative("atom", "atom:attribute", "a ribbed chair", _chair("ribbed"), ("ribbed",))
-    white = TextNegative("atom", "atom:attribute", "a white chair", _chair("white"), ("white",))
+    p, cands = _chair_set("red", "ribbed", "white")
     assert attested.states([("ao", "red", "chair")], "4")
-    marks = _with_stated([(1, 0), (0, -1)], p, [ribbed, white], attested)
+    marks = _with_stated([(1, 0), (0, -1)], p, cands, attested)
     assert marks == [(1, 0, -1), (0, -1, 0)]
