@@ -339,6 +339,10 @@ def atom_negatives(
     their adjacent pairs (:func:`~crepe_datasets.generators.negatives.joint_balance.graph_features`),
     among those words the foils that form more pairs of the graphs come first ("brown desk" →
     "brown table" where another graph has a brown table, rather than "brown freezer").
+    With ``stated`` (systematicity with ``--counter-pool``: whether a human graph of another
+    image states compounds, :data:`Stated`), an atom's foils that form compounds it states go
+    first (then the words of the graphs, as above), and the colours and co-hyponyms it states with the
+    object join the foils: a compound that people write is a plausible one.
     Rejected foils are counted in ``drops`` (stage ``productivity_negative_checks``;
     ``atom_foil_unbalanced`` for the ledger's skips).
     """
@@ -354,12 +358,12 @@ def atom_negatives(
             made.append(_attribute_slot(sub, g, slot[1], slot[2], rng, ranker, vocab, stated))
         else:
             made.append(_relation_slot(sub, g, slot[1], rng, ranker, vocab, stated))
-    if vocab or stated:  # stable: words of the graphs first, then attested compounds, then
+    if vocab or stated:  # stable: stated compounds first, then words of the graphs, then
         for slot in made:  # those forming more pairs of the graphs
             slot.foils.sort(
                 key=lambda f, s=slot: (
-                    # .get: a Counter's [] of a missing key is slower
                     bool(stated) and not _states(stated, s.compounds(f)),  # type: ignore[arg-type]
+                    # .get: a Counter's [] of a missing key is slower
                     bool(vocab) and not vocab.get((s.kind, f)),
                     -sum(1 for pair in s.pairs(f) if vocab and vocab.get(pair)),
                 )
