@@ -25,7 +25,9 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
      the table");
    * attribute exchange (``blue`` → ``red``): the object that carries ``new`` does not also carry
      ``old`` (or a broad synonym): it is another colour / the antonym; nor a pattern of several
-     colours (:data:`MANY_COLOURS`: "a blue striped carpet" may be grey too);
+     colours (:data:`MANY_COLOURS`: "a blue striped carpet" may be grey too), nor has a part
+     of it ``old`` (:func:`part_of`: "green leaves on a brown tree" leaves "the tree is green"
+     true);
    * relationship exchange: the matched pair is not also linked by ``old``.
 3. ``c`` is not on image ``i`` (never the positive's own image).
 4. **``N``'s words beyond its graph are in ``c`` too**: a word of ``N``'s caption that names
@@ -86,12 +88,14 @@ whose image has no whole graph in the pool), and before any look-up ``part_whole
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -203,27 +207,42 @@ def _verb_base(word: str) -> str:
     return lemmatize_verb(word)
 
 
+def _first_noun(word: str) -> Any:
+    from crepe_datasets.infra.resources import wordnet
+
+    found = wordnet().synsets(word.replace(" ", "_"), pos="n")
+    return found[0] if found else None
+
+
 def part_whole(a: str, b: str) -> bool:
     """Whether the first noun sense of ``a`` is a part of ``b``'s or the reverse (condition 5).
 
     A part of a kind is a part of its every kind: a wall is a part of a building, so of a house
     ("a white house" makes "the wall is white" true).
     """
-    from crepe_datasets.infra.resources import wordnet
 
-    def first(word: str):
-        found = wordnet().synsets(word.replace(" ", "_"), pos="n")
-        return found[0] if found else None
-
-    def part_of(part, whole) -> bool:
+    def within(part, whole) -> bool:
         wholes = {whole, *whole.closure(lambda x: x.hypernyms())}
         holonyms = set(part.part_holonyms())
         return bool(holonyms & wholes) or part in set(whole.part_meronyms())
 
-    sa, sb = first(a), first(b)
+    sa, sb = _first_noun(a), _first_noun(b)
     if sa is None or sb is None:
         return False
-    return part_of(sa, sb) or part_of(sb, sa)
+    return within(sa, sb) or within(sb, sa)
+
+
+@functools.lru_cache(maxsize=50_000)
+def part_of(part: str, whole: str) -> bool:
+    """Whether the first noun sense of ``part``, or a kind it is of, is a WordNet part of
+    ``whole``'s first sense or of a kind ``whole`` is of: leaves are plant organs, parts of a
+    plant, and a tree is a plant; a trunk is part of a tree, a wheel of a car, a petal of a
+    flower."""
+    sp, sw = _first_noun(part), _first_noun(whole)
+    if sp is None or sw is None or sp == sw:
+        return False
+    wholes = {sw, *sw.closure(lambda x: x.hypernyms())}
+    return any(set(p.part_holonyms()) & wholes for p in (sp, *sp.closure(lambda x: x.hypernyms())))
 
 
 Head = Callable[[str], "str | None"]
@@ -410,6 +429,9 @@ def _contradiction(
         holders = [mapping[o.id] for o in negative.objects if new in o.attributes]
         if any(set(by_id[h].attributes) & (olds | MANY_COLOURS) for h in holders):
             return None
+        if any(o.id not in holders and set(o.attributes) & olds and part_of(o.name, by_id[h].name)
+               for o in g.objects for h in holders):  # fmt: skip
+            return None  # "green leaves on a brown tree": the tree is green too
         names = ", ".join(sorted({by_id[h].name for h in holders}))
         return f"the {names} is {new}, not {old}"
     pairs = [(mapping[r.subject], mapping[r.object]) for r in negative.relationships

@@ -302,3 +302,20 @@ def test_an_object_exchange_against_a_region_reads_the_whole_image(pool_index) -
     assert _absent_from_image(index, "1", "tree", loose) is False  # VG image 1 has trees
     assert _absent_from_image(index, "1", "giraffe", loose) is True
     assert _absent_from_image(index, "2300000", "tree", loose) is None  # no whole graph: unknown
+
+
+def test_a_part_of_the_object_with_the_old_colour_contradicts_nothing() -> None:
+    from crepe_datasets.builders.counter_images.match import _contradiction, part_of
+    from crepe_datasets.builders.counter_images.pool import PoolRegion
+
+    assert part_of("leaf", "tree") and part_of("trunk", "tree") and part_of("wheel", "car")
+    assert not part_of("plate", "table") and not part_of("cup", "table")
+    terms = Terms.from_vg(None)
+    leaves = graph(("leaf", ("green",)), ("tree", ("brown",)), rels=((0, "on", 1),))
+    region = PoolRegion("factual", "9", "1", None, None, None, "9.jpg", "", leaves)
+    exchange = ("attribute", "green", "brown")
+    negative = graph(("tree", ("brown",)))
+    assert _contradiction(region, {0: 1}, negative, exchange, terms.loose) is None
+    plate = graph(("plate", ("green",)), ("table", ("brown",)), rels=((0, "on", 1),))
+    region = PoolRegion("factual", "9", "1", None, None, None, "9.jpg", "", plate)
+    assert _contradiction(region, {0: 1}, negative, exchange, terms.loose)
