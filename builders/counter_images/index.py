@@ -82,6 +82,8 @@ def graph_keys(graph: SceneGraph, head: Callable[[str], str | None] | None = Non
             keys.add(f"o:{n}")
             keys.update(f"ao:{a}|{n}" for a in o.attributes)
     for r in graph.relationships:
+        if r.subject not in names or r.object not in names:
+            continue
         keys.add(f"r:{r.predicate}")
         keys.update(f"oro:{x}|{r.predicate}|{y}" for x in names[r.subject] for y in names[r.object])
     return keys

@@ -99,7 +99,7 @@ from typing import Any
 
 import numpy as np
 
-from crepe_datasets.builders.counter_images.index import CounterIndex
+from crepe_datasets.builders.counter_images.index import CounterIndex, graph_keys
 from crepe_datasets.builders.counter_images.pool import PoolRegion
 from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
 
@@ -315,30 +315,13 @@ def find_map(
     return dict(assign) if search(0) else None
 
 
-def _keys_with_heads(graph: SceneGraph) -> set[str]:
-    """The index keys of ``graph``, each object also under its head noun."""
-    by_id = graph.object_by_id()
-    names = {o.id: {o.name, o.name.rsplit(" ", 1)[-1]} for o in graph.objects}
-    keys: set[str] = set()
-    for o in graph.objects:
-        for n in names[o.id]:
-            keys.add(f"o:{n}")
-            keys.update(f"ao:{a}|{n}" for a in o.attributes)
-    for r in graph.relationships:
-        if r.subject in by_id and r.object in by_id:
-            keys.update(
-                f"oro:{x}|{r.predicate}|{y}" for x in names[r.subject] for y in names[r.object]
-            )
-    return keys
-
-
 def true_in_image(negative: SceneGraph, image: SceneGraph, loose: Alternatives) -> bool:
     """Whether ``image``'s whole graph may make ``negative`` true (condition 6): every compound
     of ``negative`` — each attribute with its object, each relationship with both objects, each
     bare object — is stated somewhere in ``image``, names through broad synonyms (``loose``) and
     head nouns. Counts (numeric attributes) are left out: an annotation's instances are no
     reliable count, so "two chairs" is taken as possibly true wherever chairs are."""
-    keys = _keys_with_heads(image)
+    keys = graph_keys(image, last_word)  # each object also under its last word
     by_id = negative.object_by_id()
     for o in negative.objects:
         names = loose("object", o.name)
