@@ -11,9 +11,22 @@ object; this check works on **compound sets** instead, from the row alone: for e
   predicate also through the counter-region's predicates ending with it: "sit on" is "on");
 * ``positive_true_in_counter``: violated when every compound and object of the caption's graph
   (``scene_graph``, counts left out) is found in the counter-region's graph through broad
-  synonyms (an object also under the last word of its name: a "desk chair" may be the chair);
+  synonyms (an object also under the last word of its name: a "desk chair" may be the chair).
+  A colour of the caption is also found on an object of several colours
+  (:data:`SEVERAL_COLOURS`: "a blue striped carpet" may be grey too) and on an object one of
+  whose parts has that colour (a WordNet part, :func:`is_part`: "green leaves on a brown tree"
+  leave "the tree is green" true): neither contradicts a colour;
 * ``replaced_object_in_counter``: for an object exchange, the replaced object (or a broad
   synonym) is an object of the counter-region's graph (or the last word of one's name);
+* ``replaced_object_in_counter_image`` / ``replaced_object_absence_unverified`` (when the pool
+  is given): for an object exchange whose counter-region is not a whole-image graph, the
+  replaced object must be absent from the counter-region's whole image too (a region graph
+  names what its description mentions: "woman wearing a hat" leaves a scarf unsaid): it is
+  there (``..._in_counter_image``), or the pool has no whole-image graph of that image
+  (``..._absence_unverified``). The region's silence is enough (:func:`silence_shows_absence`)
+  when the replaced object is in no relationship of the caption's graph, or only the place of
+  subjects that are kept ("a computer on the desk" → "on the table": the region shows the
+  computer elsewhere);
 * ``scene_level_caption_on_region``: the caption is a claim about the whole picture
   (:func:`crepe_datasets.scenegraph.scope.scene_level`: "there is a black chair in the
   picture", "one chair is brown") but the counter-image is one region's graph, not a whole-image
@@ -39,19 +52,33 @@ of the pool known), so the report does not depend on the order of the rows.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from crepe_datasets.generators.negatives import from_compact
+from crepe_datasets.generators.negatives.foils import colour_sense
 from crepe_datasets.generators.terms import Terms
+from crepe_datasets.infra.resources import wordnet
 from crepe_datasets.scenegraph.scope import scene_level
 from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.validation.invariants import InvariantReport
 
 CONFIG = "groups"
 WHOLE_IMAGE = "vg_image"
+# attributes that give a thing several colours at once: such a thing contradicts no colour
+SEVERAL_COLOURS = frozenset(
+    """striped stripe stripes plaid checkered checked patterned pattern floral flowered printed
+    spotted dotted polka multicolored multicoloured colorful colourful rainbow camouflage
+    tie-dye tiedye two-tone two-toned""".split()
+)
+# the word a predicate ends with when it gives its subject's place ("sitting on", "parked in")
+PLACE_WORDS = frozenset({"on", "in", "inside", "under", "underneath", "beneath", "atop"})
+# the attribute of a compound that stands for every colour (a thing of several colours)
+ANY_COLOUR = "<any colour>"
 
 
 class PoolRegionLike(Protocol):
@@ -107,13 +134,79 @@ def _present(
     counts: bool = True,
 ) -> bool:  # fmt: skip
     """Every compound and object of ``query`` is in ``target`` (names through ``alts``;
-    ``counts=False``: the query's numeric attributes left out)."""
+    ``counts=False``: the query's numeric attributes left out; a colour of ``query`` is also
+    found as :data:`ANY_COLOUR`)."""
     kinds = {"o": ("object",), "ao": ("attribute", "object"),
              "oro": ("object", "relationship", "object")}  # fmt: skip
     for c in _compounds(query, lambda k, x: x, counts=counts):
         options = [alts(k, x) for k, x in zip(kinds[c[0]], c[1:], strict=True)]
+        if c[0] == "ao" and is_colour(c[1]):
+            options[0] = options[0] | {ANY_COLOUR}
         if not any(t[0] == c[0] and all(v in o for v, o in zip(t[1:], options, strict=True))
                    for t in target):  # fmt: skip
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_colour(attribute: str) -> bool:
+    """Whether ``attribute``, or one of its words, names a colour ("grey", "dark brown",
+    "blue-green"): a WordNet noun sense of it is below ``color.n.01``."""
+    words = {attribute, *re.split(r"[ -]", attribute)}
+    return any(colour_sense(w) is not None for w in words if w)
+
+
+@functools.lru_cache(maxsize=100_000)
+def is_part(part: str, whole: str) -> bool:
+    """Whether a thing named ``part`` is a WordNet part of a thing named ``whole``: the first
+    noun sense of ``part``, or a kind it is of, is a part meronym of ``whole``'s first sense or
+    of a kind ``whole`` is of (a leaf is a plant organ, a part of a plant, and a tree is a
+    plant; a wheel is a part of a wheeled vehicle, and a car is one)."""
+    found = [wordnet().synsets(w.replace(" ", "_"), pos="n") for w in (part, whole)]
+    if not found[0] or not found[1] or found[0][0] == found[1][0]:
+        return False
+    kinds_of_part, kinds_of_whole = ({s[0], *s[0].closure(lambda x: x.hypernyms())} for s in found)
+    parts = {m for k in kinds_of_whole for m in k.part_meronyms()}
+    return not kinds_of_part.isdisjoint(parts)
+
+
+def _coloured_compounds(g: SceneGraph) -> set[tuple]:
+    """The colour compounds ``("ao", colour, name)`` that ``g`` cannot contradict beyond its
+    own: :data:`ANY_COLOUR` of a thing of several colours, and each colour of a part of a thing
+    (an object of ``g`` that is a WordNet part of another one) as a colour of the thing too.
+    Names as the caption check reads them (an object also under its last word)."""
+
+    def names(name: str) -> set[str]:
+        last = _last_word(name)
+        return {name} | ({last} if last else set())
+
+    out: set[tuple] = set()
+    coloured = [(o, [a for a in o.attributes if is_colour(a)]) for o in g.objects]
+    for whole in g.objects:
+        colours = {ANY_COLOUR} if SEVERAL_COLOURS & set(whole.attributes) else set()
+        for part, part_colours in coloured:
+            if part.id != whole.id and part_colours and is_part(part.name, whole.name):
+                colours.update(part_colours)
+        out |= {("ao", c, n) for c in colours for n in names(whole.name)}
+    return out
+
+
+def silence_shows_absence(caption: SceneGraph, old: str) -> bool:
+    """Whether a region graph without ``old`` shows that the caption's ``old`` is not in its
+    image: ``old`` is an object of the caption's graph, and each of its relationships there, if
+    any, only places another object on / in / under it (``old`` is the object of a predicate
+    ending with a word of :data:`PLACE_WORDS`, or starting with "on top", and that subject is
+    no ``old``). A thing is in one place at a time, so a region showing the subject elsewhere
+    shows it; any other relationship leaves ``old`` possibly unsaid ("wearing a scarf")."""
+    olds = {o.id for o in caption.objects if o.name == old}
+    if not olds:
+        return False
+    for r in caption.relationships:
+        if r.subject not in olds and r.object not in olds:
+            continue
+        words = r.predicate.split()
+        places = bool(words) and (words[-1] in PLACE_WORDS or words[:2] == ["on", "top"])
+        if r.subject in olds or not places:
             return False
     return True
 
@@ -190,7 +283,8 @@ def check_group(
     positive, negative = from_compact(row["scene_graph"]), from_compact(row["negative_graph"])
     if not _present(negative, _compounds(counter, same, terms.head), terms.tight):
         report.fail(config, "negative_compounds_in_counter", where)
-    if _present(positive, _compounds(counter, same, _last_word), terms.loose, counts=False):
+    found = _compounds(counter, same, _last_word) | _coloured_compounds(counter)
+    if _present(positive, found, terms.loose, counts=False):
         report.fail(config, "positive_true_in_counter", where)
     if (
         scene_level(str(row["caption_0"]), positive) is not None
@@ -223,6 +317,24 @@ def check_group(
         olds = terms.loose("object", old)
         if any(o.name in olds or _last_word(o.name) in olds for o in counter.objects):
             report.fail(config, "replaced_object_in_counter", where)
+        if row["image_1_source"] != WHOLE_IMAGE and not silence_shows_absence(positive, old):
+            _absent_from_counter_image(row, olds, lookup, report, where, config)
+
+
+def _absent_from_counter_image(
+    row: Mapping[str, Any], olds: frozenset[str], lookup: PoolLookup | None,
+    report: InvariantReport, where: str, config: str,
+) -> None:  # fmt: skip
+    """The replaced object (any of ``olds``, or the last word of a name) is no object of the
+    whole-image graph of the counter-region's image (counted as skipped without the pool)."""
+    if lookup is None:
+        report.skipped["replaced_object_in_counter_image (no pool)"] += 1
+        return
+    wholes = lookup(WHOLE_IMAGE, str(row["image_1_id"]), "")
+    if not wholes:
+        report.fail(config, "replaced_object_absence_unverified", where)
+    elif any(o.name in olds or _last_word(o.name) in olds for w in wholes for o in w.graph.objects):
+        report.fail(config, "replaced_object_in_counter_image", where)
 
 
 def check_groups(

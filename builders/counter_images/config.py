@@ -27,7 +27,7 @@ from crepe_datasets.builders.counter_images.groups import (
     group_rows,
 )
 from crepe_datasets.builders.counter_images.index import CounterIndex, PoolLookup, open_index
-from crepe_datasets.builders.counter_images.match import STAGE
+from crepe_datasets.builders.counter_images.match import STAGE, OwnImageKeys
 from crepe_datasets.builders.counter_images.pool import pool_sources, source_files
 from crepe_datasets.builders.counter_images.sources import describe_pool
 from crepe_datasets.cards.manifest import BuildManifest
@@ -125,13 +125,13 @@ def add_groups_config(
         negatives: dict[str, int] = {}
         unmatched: dict[str, dict[str, int]] = {}
         stats: Counter = Counter()
-        captions = own_graphs(index, tables, source, adapt)
+        own = OwnImageKeys(index, own_graphs(index, tables, source, adapt))  # once per image
         for split, rows in tables[source].items():
             out = groups[split] = SpooledRows(scratch / config / split, schema)
             before = stats["negatives"]
             drops = DropLog()
             given = adapt(split, rows) if adapt is not None else rows
-            for row in group_rows(given, index, infos, seed, drops, stats, comp, captions):
+            for row in group_rows(given, index, infos, seed, drops, stats, comp, own):
                 out.append(row)
             negatives[split] = stats["negatives"] - before
             unmatched[split] = {r: n for (_, r), n in sorted(drops.counts.items())}

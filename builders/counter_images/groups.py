@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from crepe_datasets.builders.counter_images.index import CounterIndex, canonical_graph
 from crepe_datasets.builders.counter_images.match import (
     STAGE,
     CounterMatch,
+    OwnImageKeys,
     find_counter,
     uncovered_words,
 )
@@ -167,13 +168,14 @@ def caption_graphs(
 
 def group_rows(
     rows: Iterable[Mapping[str, Any]], index: CounterIndex, infos: Mapping[str, Any], seed: int,
-    drops: DropLog, stats: Counter, comp: bool = False,
-    captions: Mapping[str, Sequence[SceneGraph]] | None = None,
+    drops: DropLog, stats: Counter, comp: bool = False, own: OwnImageKeys | None = None,
 ) -> Iterator[dict[str, Any]]:  # fmt: skip
     """The ``groups`` rows of ``hn_atom`` rows (``comp``: the ``groups_comp`` rows of ``hn_comp``
     rows, whose ``negative_foils`` give each negative's two foils); every negative without one
-    is counted. ``captions``: the graphs of every region description of each image
-    (:func:`caption_graphs`), for the negative's check against its own image."""
+    is counted. ``own``: the keys of each image's graphs for the negative's check against its
+    own image (its whole-image graph and the graphs of its region descriptions,
+    :func:`caption_graphs`), kept across calls (default: a new one, whole-image graphs only)."""
+    own = own if own is not None else OwnImageKeys(index)
     for row in rows:
         positive = from_compact(row["scene_graph"])
         scope = scene_level(row["caption"], positive)
@@ -186,7 +188,7 @@ def group_rows(
                 index, positive, negative, str(row["image_id"]), area, key,
                 uncovered_words(text, negative),
                 list(row["negative_foils"][k]) if comp else None, scope,
-                (captions or {}).get(str(row["image_id"]), ()),
+                own=own(str(row["image_id"])),
             )  # fmt: skip
             if isinstance(found, str):
                 drops.drop(STAGE, found, f"{row['caption']} -> {text}")

@@ -280,9 +280,9 @@ class CounterIndex:
 
 
 class PoolLookup:
-    """The pool regions of the counter-regions a ``groups`` config names, and every pool region
-    of its captions' own images (for the independent check,
-    :func:`crepe_datasets.validation.counter_groups.check_groups`)."""
+    """The pool regions of the counter-regions a ``groups`` config names, the whole-image graphs
+    of their images, and every pool region of its captions' own images (for the independent
+    check, :func:`crepe_datasets.validation.counter_groups.check_groups`)."""
 
     def __init__(self, index: CounterIndex, rows: Any) -> None:
         self.index = index
@@ -292,7 +292,8 @@ class PoolLookup:
             for r in split
         }
         images = {str(r["image_0_id"]) for split in rows.values() for r in split}
-        wanted |= {("vg_image", image, "") for image in images}
+        counters = {str(r["image_1_id"]) for split in rows.values() for r in split}
+        wanted |= {("vg_image", image, "") for image in images | counters}
         self.numbers, self.by_image = index.scan(wanted, images)
 
     def __call__(self, source: str, image_id: str, region_id: str) -> list[PoolRegion]:

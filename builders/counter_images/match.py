@@ -46,6 +46,8 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
    image's other pool regions and the parsed graphs of its region descriptions,
    :func:`crepe_datasets.builders.counter_images.config.own_graphs`): another instance there
    may make it true ("the carpet rug is grey" of an image with a black and a dark grey carpet).
+   The keys of these graphs (:func:`image_keys`) are worked out once per image by the caller
+   (:class:`OwnImageKeys`), not once per negative.
 7. **A scene-level caption needs a whole image**: when ``P`` is a claim about the whole picture
    (``scope``, :func:`crepe_datasets.scenegraph.scope.scene_level`: "there is a black chair in
    the picture", "one chair is brown"), ``c`` must be a whole-image graph, where condition 2
@@ -93,7 +95,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -315,13 +317,43 @@ def find_map(
     return dict(assign) if search(0) else None
 
 
-def true_in_image(negative: SceneGraph, image: SceneGraph, loose: Alternatives) -> bool:
-    """Whether ``image``'s whole graph may make ``negative`` true (condition 6): every compound
-    of ``negative`` — each attribute with its object, each relationship with both objects, each
-    bare object — is stated somewhere in ``image``, names through broad synonyms (``loose``) and
-    head nouns. Counts (numeric attributes) are left out: an annotation's instances are no
-    reliable count, so "two chairs" is taken as possibly true wherever chairs are."""
-    keys = graph_keys(image, last_word)  # each object also under its last word
+def image_keys(graph: SceneGraph) -> frozenset[str]:
+    """What condition 6 looks up in a graph of the caption's own image (:func:`true_in_image`):
+    its index keys, each object also under the last word of its name."""
+    return frozenset(graph_keys(graph, last_word))
+
+
+class OwnImageKeys:
+    """The keys (:func:`image_keys`) of the graphs of a caption's own image that condition 6
+    reads: its whole-image graph in the pool, then its graphs in ``captions`` (by image id).
+
+    A build keeps one and passes ``own(image_id)`` to :func:`find_counter` for every negative,
+    so that each image's keys are worked out once (the latest ``size`` images are kept)."""
+
+    def __init__(
+        self, index: CounterIndex, captions: Mapping[str, Sequence[SceneGraph]] | None = None,
+        size: int = 4096,
+    ) -> None:  # fmt: skip
+        self.index = index
+        self.captions = captions or {}
+        self._keys = functools.lru_cache(maxsize=size)(self._compute)
+
+    def _compute(self, image_id: str) -> tuple[frozenset[str], ...]:
+        own = self.index.image_graph(image_id)
+        graphs = ([own] if own else []) + list(self.captions.get(image_id, ()))
+        return tuple(image_keys(g) for g in graphs)
+
+    def __call__(self, image_id: str) -> tuple[frozenset[str], ...]:
+        return self._keys(str(image_id))
+
+
+def true_in_image(negative: SceneGraph, keys: Set[str], loose: Alternatives) -> bool:
+    """Whether a graph of the caption's image, given by its keys (:func:`image_keys`), may make
+    ``negative`` true (condition 6): every compound of ``negative`` — each attribute with its
+    object, each relationship with both objects, each bare object — is stated somewhere in it,
+    names through broad synonyms (``loose``) and head nouns. Counts (numeric attributes) are
+    left out: an annotation's instances are no reliable count, so "two chairs" is taken as
+    possibly true wherever chairs are."""
     by_id = negative.object_by_id()
     for o in negative.objects:
         names = loose("object", o.name)
@@ -557,7 +589,7 @@ def find_counter(
     index: CounterIndex, positive: SceneGraph, negative: SceneGraph, image_id: str,
     area: float | None, key: str, words: list[str] | tuple[str, ...] = (),
     foils: list[str] | tuple[str, ...] | None = None, scope: str | None = None,
-    captions: Sequence[SceneGraph] = (),
+    captions: Sequence[SceneGraph] = (), own: Sequence[Set[str]] | None = None,
 ) -> CounterMatch | str:  # fmt: skip
     """The chosen counter-region of ``negative``, or the reason there is none (see the module).
 
@@ -566,14 +598,18 @@ def find_counter(
     HN-ATOM. ``scope``: why the positive caption is scene-level
     (:func:`crepe_datasets.scenegraph.scope.scene_level`), ``None`` when it is region-level.
     ``captions``: the graphs of the other region descriptions of image ``i`` (condition 6 looks
-    at them too: a region description is annotation the scene graph may lack).
+    at them too: a region description is annotation the scene graph may lack). ``own``: the
+    keys of image ``i``'s graphs, whole-image graph and ``captions``, kept by the caller
+    (:class:`OwnImageKeys`); ``None``: worked out here (``captions`` is then read).
     """
     exchange = _prepare(positive, negative, foils)
     if isinstance(exchange, str):
         return exchange
     tight, loose = index.terms.tight, index.terms.loose
-    own = index.image_graph(image_id)
-    if any(true_in_image(negative, g, loose) for g in ([own] if own else []) + list(captions)):
+    if own is None:
+        whole = index.image_graph(image_id)
+        own = [image_keys(g) for g in ([whole] if whole else []) + list(captions)]
+    if any(true_in_image(negative, keys, loose) for keys in own):
         return "negative_true_in_own_image"
     found = candidate_regions(index, negative)
     if not len(found):

@@ -497,9 +497,12 @@ class AttestedFoils:
     driving on car"), and it can form a counter-image group."""
 
     def __init__(self, index: Any) -> None:
+        from crepe_datasets.builders.counter_images.match import OwnImageKeys
+
         self.index = index
         self.asked = 0
         self.found = 0
+        self.own = OwnImageKeys(index)  # each caption image's keys once, not once per candidate
 
     def states(self, compounds: list[tuple[str, ...]], besides: str) -> bool:
         """Whether a region of an image other than ``besides`` states every compound (a cheap
@@ -516,6 +519,7 @@ class AttestedFoils:
         found = find_counter(
             self.index, p.graph, c.graph, p.image_id, None, f"{p.key}:attested",
             uncovered_words(c.text, c.graph), scope=scene_level(p.caption, p.graph),
+            own=self.own(p.image_id),
         )  # fmt: skip
         self.found += not isinstance(found, str)
         return not isinstance(found, str)

@@ -1,5 +1,6 @@
-"""The independent re-check of ``groups`` rows: the scene-level and own-image checks, on groups
-made from captions of the VG sample and counter-regions of the real pool (VG 1-100 + FACTUAL)."""
+"""The independent re-check of ``groups`` rows: the scene-level, own-image, whole-image absence
+and colour checks, on groups made from captions of the VG sample and counter-regions of the real
+pool (VG 1-100 + FACTUAL)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,24 @@ from typing import Any
 
 from crepe_datasets.builders.counter_images.groups import group_row
 from crepe_datasets.builders.counter_images.index import PoolLookup
-from crepe_datasets.builders.counter_images.match import CounterMatch, find_counter
+from crepe_datasets.builders.counter_images.match import (
+    CounterMatch,
+    exchange_of,
+    find_counter,
+    find_map,
+)
 from crepe_datasets.generators.negatives import from_compact
-from crepe_datasets.validation.counter_groups import check_groups
-from tests.builders.counter_images.conftest import pool_index  # noqa: F401 - the fixture
+from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.validation.counter_groups import (
+    check_groups,
+    is_colour,
+    is_part,
+    silence_shows_absence,
+)
+from tests.builders.counter_images.conftest import (  # noqa: F401 - the fixtures
+    groups_build,
+    pool_index,
+)
 
 
 def _row(image_id: str, caption: str, graph: str, negative: str, negative_graph: str) -> dict:
@@ -99,3 +114,125 @@ def test_every_pool_region_of_the_own_image_is_read(pool_index) -> None:  # noqa
     assert check_groups(tables, index.terms, lookup).passed  # the scene graph alone
     report = check_groups(tables, index.terms, lookup, own=lookup.image)
     assert report.violations == {("groups", "negative_false_in_own_image"): 1}
+
+
+def _forced(index: Any, row: dict, source: str, image_id: str, region_id: str) -> dict:
+    """The group of ``row``'s negative with the pool region ``(source, image, region)`` as its
+    counter-region, chosen by hand (as an older match rule chose it)."""
+    key = (source, image_id, region_id)
+    region = index.region(index.lookup({key})[key][0])
+    positive, negative = from_compact(row["scene_graph"]), from_compact(row["negative_graphs"][0])
+    exchange = exchange_of(positive, negative)
+    mapping = find_map(negative, region.graph, index.terms.tight, index.terms.head)
+    assert exchange is not None and mapping is not None
+    box = region.box if region.source != "vg_image" else None
+    return group_row(row, 0, CounterMatch(region, box, mapping, exchange, "by hand", 1, 1))
+
+
+CARPET_GREY = _row(
+    "42", "the carpet is grey", '{"o":[[0,"carpet",["grey"]]],"r":[]}',
+    "the carpet is blue", '{"o":[[0,"carpet",["blue"]]],"r":[]}',
+)  # fmt: skip
+
+
+def test_a_thing_of_several_colours_contradicts_no_colour(pool_index) -> None:  # noqa: F811
+    """FACTUAL's "blue striped carpet of the floor": the carpet may be grey too."""
+    index, _, _ = pool_index
+    row = _forced(index, CARPET_GREY, "factual", "2374216", "1988355")
+    assert '"striped"' in row["image_1_graph"]
+    report = _check(index, [row])
+    assert report.violations == {("groups", "positive_true_in_counter"): 1}
+    # the same carpet without its stripes contradicts grey (the row's graph, without the pool)
+    plain = {**row, "image_1_graph": row["image_1_graph"].replace(',"striped"', "")}
+    assert plain["image_1_graph"] != row["image_1_graph"]
+    assert _check(index, [plain], pool=False).passed
+
+
+TREES = _row(
+    "22", "the trees are green", '{"o":[[0,"tree",["green"]]],"r":[]}',
+    "the trees are brown", '{"o":[[0,"tree",["brown"]]],"r":[]}',
+)  # fmt: skip
+
+
+def test_a_part_with_the_replaced_colour_contradicts_no_colour(pool_index) -> None:  # noqa: F811
+    """FACTUAL's "green leaves on brown tree": "the trees are green" is true there too."""
+    index, _, _ = pool_index
+    assert is_part("leaf", "tree") and is_part("trunk", "tree") and is_part("wheel", "car")
+    assert not is_part("plate", "table") and not is_part("cup", "table")
+    assert not is_part("tree", "leaf") and not is_part("tree", "tree")
+    assert is_colour("grey") and is_colour("dark brown") and not is_colour("striped")
+    row = _forced(index, TREES, "factual", "3638", "5110689")
+    report = _check(index, [row])
+    assert report.violations == {("groups", "positive_true_in_counter"): 1}
+    # leaves of another colour than the caption's leave the tree's brown a contradiction
+    autumn = {**row, "image_1_graph": row["image_1_graph"].replace('["green"]', '["yellow"]')}
+    assert autumn["image_1_graph"] != row["image_1_graph"]
+    assert _check(index, [autumn], pool=False).passed
+
+
+SCARF = _row(
+    "21", "the woman is wearing a scarf", '{"o":[[0,"woman",[]],[1,"scarf",[]]],"r":[[0,"wear",1]]}',
+    "the woman is wearing a hat", '{"o":[[0,"woman",[]],[1,"hat",[]]],"r":[[0,"wear",1]]}',
+)  # fmt: skip
+JACKET = _row(
+    "1", "the woman is wearing a jacket",
+    '{"o":[[0,"woman",[]],[1,"jacket",[]]],"r":[[0,"wear",1]]}',
+    "the woman is wearing pants", '{"o":[[0,"woman",[]],[1,"pants",[]]],"r":[[0,"wear",1]]}',
+)  # fmt: skip
+CUP = _row(
+    "1", "a cup on the desk", '{"o":[[0,"cup",[]],[1,"desk",[]]],"r":[[0,"on",1]]}',
+    "a cup on the table", '{"o":[[0,"cup",[]],[1,"table",[]]],"r":[[0,"on",1]]}',
+)  # fmt: skip
+
+
+def test_a_replaced_object_is_read_on_the_whole_counter_image(pool_index) -> None:  # noqa: F811
+    """A region graph names what its description mentions: FACTUAL's "woman wearing a hat"
+    leaves a scarf unsaid, and its image (beyond VG 1-100) has no whole graph in the pool."""
+    index, _, _ = pool_index
+    unverified = _forced(index, SCARF, "factual", "2324079", "4582766")
+    assert index.image_graph("2324079") is None
+    report = _check(index, [unverified])
+    assert report.violations == {("groups", "replaced_object_absence_unverified"): 1}
+    blind = _check(index, [unverified], pool=False)  # without the pool: skipped, and counted
+    assert blind.passed and blind.skipped["replaced_object_in_counter_image (no pool)"] == 1
+    # "woman wearing lavender pants" of VG image 71, whose whole graph has a jacket
+    present = _forced(index, JACKET, "factual", "71", "4932355")
+    assert "jacket" in {o.name for o in index.image_graph("71").objects}
+    assert "jacket" not in present["image_1_graph"]
+    report = _check(index, [present])
+    assert report.violations == {("groups", "replaced_object_in_counter_image"): 1}
+
+
+def test_a_region_shows_the_absence_of_a_place_it_moved_from(pool_index) -> None:  # noqa: F811
+    """ "a cup on the desk" -> "a cup on the table": FACTUAL's "a white cup on a table" shows the
+    cup elsewhere, without a whole graph of its image."""
+    index, _, _ = pool_index
+    row = _forced(index, CUP, "factual", "4846", "5171134")
+    assert index.image_graph("4846") is None
+    report = _check(index, [row])
+    assert report.passed and report.rows == 1 and not report.skipped
+    wear = from_compact(SCARF["scene_graph"])
+    assert not silence_shows_absence(wear, "scarf") and not silence_shows_absence(wear, "woman")
+    desk = from_compact(CUP["scene_graph"])
+    assert silence_shows_absence(desk, "desk") and not silence_shows_absence(desk, "cup")
+    top = SceneGraph([SGObject(0, "lamp"), SGObject(1, "desk")], [Relationship(0, "on top of", 1)])
+    assert silence_shows_absence(top, "desk")
+    assert silence_shows_absence(from_compact('{"o":[[0,"desk",["brown"]]],"r":[]}'), "desk")
+    assert not silence_shows_absence(desk, "chair")  # not in the caption: nothing to show
+
+
+def test_every_built_group_passes_the_extended_check(groups_build, pool_index) -> None:  # noqa: F811
+    """A real systematicity build (VG 1-40, FACTUAL pool): every group passes every check
+    against the pool, the whole-image absence and colour rules included (none skipped)."""
+    from datasets import load_dataset
+
+    index, _, _ = pool_index
+    ds = load_dataset(str(groups_build), "groups")
+    tables = {split: list(ds[split]) for split in ds}
+    lookup = PoolLookup(index, tables)
+    report = check_groups(tables, index.terms, lookup, own=lookup.image)
+    rows = [r for split in tables.values() for r in split]
+    assert report.rows == len(rows) > 0
+    assert report.passed and not report.skipped, report.to_dict()
+    assert any(r["exchange"].startswith("object:") for r in rows)
+    assert any(r["image_1_source"] != "vg_image" for r in rows)

@@ -8,6 +8,7 @@ from crepe_datasets.builders.counter_images.match import (
     exchange_of,
     find_counter,
     find_map,
+    image_keys,
     last_word,
     matched_part,
     part_whole,
@@ -186,7 +187,7 @@ def test_negative_true_of_its_own_image_is_dropped(pool_index) -> None:
     """VG image 42 has two carpets, a black one and a dark grey one: "the carpet rug is grey" is
     no negative of "the carpet rug is black" there (found by reading, issue 21)."""
     index, _, _ = pool_index
-    own = index.image_graph("42")
+    own = image_keys(index.image_graph("42"))
     loose = index.terms.loose
     assert true_in_image(graph(("rug", ("grey",))), own, loose)
     assert not true_in_image(graph(("rug", ("purple",))), own, loose)
@@ -238,7 +239,7 @@ def test_own_region_descriptions_make_the_negative_true(pool_index) -> None:
     white car is in the intersection": "there is a white car in the photo" is true there."""
     index, _, _ = pool_index
     pos, neg = graph(("truck", ("white",))), graph(("car", ("white",)))
-    assert not true_in_image(neg, index.image_graph("45"), index.terms.loose)
+    assert not true_in_image(neg, image_keys(index.image_graph("45")), index.terms.loose)
     described = graph(("car", ("white",)), ("intersection", ()), rels=((0, "in", 1),))
     key = "0:45:5329:0:counter"
     assert find_counter(index, pos, neg, "45", None, key) != "negative_true_in_own_image"
@@ -319,3 +320,24 @@ def test_a_part_of_the_object_with_the_old_colour_contradicts_nothing() -> None:
     plate = graph(("plate", ("green",)), ("table", ("brown",)), rels=((0, "on", 1),))
     region = PoolRegion("factual", "9", "1", None, None, None, "9.jpg", "", plate)
     assert _contradiction(region, {0: 1}, negative, exchange, terms.loose)
+
+
+def test_own_image_keys_are_worked_out_once_per_image(pool_index) -> None:
+    """The build keeps each image's keys (``OwnImageKeys``) across its negatives: the answers are
+    those of ``find_counter`` working them out itself."""
+    from crepe_datasets.builders.counter_images.match import OwnImageKeys
+
+    index, _, _ = pool_index
+    described = graph(("car", ("white",)), ("intersection", ()), rels=((0, "in", 1),))
+    own = OwnImageKeys(index, {"45": [described]})
+    keys = own("45")
+    assert own(45) is keys  # worked out once
+    assert keys == (image_keys(index.image_graph("45")), image_keys(described))
+    assert OwnImageKeys(index)("45") == keys[:1] and OwnImageKeys(index)("no such image") == ()
+    pos = graph(("truck", ("white",)))
+    for k, neg in enumerate([graph(("car", ("white",))), graph(("bus", ("white",))),
+                             graph(("truck", ("red",)))]):  # fmt: skip
+        key = f"0:45:5329:{k}:counter"
+        given = find_counter(index, pos, neg, "45", None, key, own=keys)
+        assert given == find_counter(index, pos, neg, "45", None, key, captions=[described])
+    assert given == find_counter(index, pos, neg, "45", None, key, own=own("45"))
