@@ -457,6 +457,28 @@ def _contradiction(
     return f"{new}, not {old}"
 
 
+def _comp_contradiction(
+    region: PoolRegion, exchange: tuple[str, str, str], foils: Sequence[str], loose: Alternatives
+) -> str | None:
+    """How ``region`` excludes an HN-COMP caption's compound (condition 5 found it absent), or
+    ``None`` when an attribute compound may still hold there: an object of the caption's name
+    has several colours, or a part of it has the caption's attribute (as :func:`_contradiction`
+    for HN-ATOM: "a pink car" is not excluded by "a blue striped car")."""
+    compound = exchange[1].split("|")
+    if len(compound) == 2:
+        attribute, name = compound
+        olds, names, g = loose("attribute", attribute), loose("object", name), region.graph
+        for o in g.objects:
+            if not named(o.name, names, last_word):
+                continue
+            if set(o.attributes) & MANY_COLOURS or any(
+                p is not o and set(p.attributes) & olds and part_of(p.name, o.name)
+                for p in g.objects
+            ):
+                return None
+    return f"no {' '.join(compound)} in the region; its foils {' and '.join(foils)} are"
+
+
 def _region_shows_absence(positive: SceneGraph, old: str) -> bool:
     """Whether a region graph's silence on ``old`` is evidence enough (condition 2): ``old``
     takes part in no relationship of ``positive`` ("the desk is brown" → "the chair is brown":
@@ -642,7 +664,7 @@ def find_counter(
         if foils is None:
             why = _contradiction(region, mapping, negative, exchange, loose)
         else:  # the caption's compound is not there (checked just above); its atoms are, split
-            why = f"no {exchange[1].replace('|', ' ')} in the region; its foils {' and '.join(foils)} are"
+            why = _comp_contradiction(region, exchange, foils, loose)
         if why is None:
             reason = max(reason, 6)
             continue

@@ -32,6 +32,7 @@ Seeds: candidates of region ``r`` of image ``i`` use ``random.Random("{seed}:{i}
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -61,6 +62,7 @@ from crepe_datasets.generators.negatives.foil_balance import (
     eligible,
     foil_synonyms,
     ledger_bound,
+    slotted,
 )
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.joint_balance import (
@@ -81,6 +83,9 @@ LM_TIE = 0.1
 # Real captions are more plausible to a held-out LM than the generation LM says (they are human
 # text; foils are substitutions): the caption is judged LM_SHIFT more plausible than scored.
 LM_SHIFT = 0.075
+# The third judge's tie (:meth:`AttestedFoils.attestation`, log2 of 1 + images): texts whose
+# numbers of other images stating them are within about a factor of two are tied
+ATTESTATION_TIE = 1.0
 # types whose unbalanced sets are dropped. HN-COMP keeps its best choice (its length cue leaves
 # no balanced one); so does HN-COMP-MATCHED, whose sets are few (a colour–object caption with
 # six foil pairs) and share all their words: dropping unbalanced ones halved it on the sample
@@ -255,7 +260,7 @@ class Refiner:
         if kind not in FOIL_BALANCED_TYPES or self.foil_cap is None:
             return ranked
         ledger = self.ledgers.setdefault(p.split, FoilLedger(self.foil_cap, self.foil_rate))
-        exchanges = [c.exchange for _, _, c in ranked]
+        exchanges = [slotted(c.exchange, c.text) for _, _, c in ranked]
         order = eligible(exchanges, ledger, p.atoms)
         if len(order) < len(ranked):
             self.stats.counts[kind]["foil_unbalanced"] += len(ranked) - len(order)
@@ -292,7 +297,8 @@ class Refiner:
         balance.occurrences.update(p.features)
         for i in chosen:
             balance.add(deltas[i])
-        self.ledgers[p.split].record([cands[i].exchange for i in chosen], p.atoms)
+        self.ledgers[p.split].record([slotted(cands[i].exchange, cands[i].text) for i in chosen],
+                                     p.atoms)  # fmt: skip
         self.batch.append((p, kind, cands, JointSet(states, deltas, exclusive, list(chosen))))
 
     def finish(self) -> None:
@@ -311,8 +317,9 @@ class Refiner:
                 p.chosen[kind] = [cands[i] for i in js.chosen]
                 if js.chosen != sorted(before):
                     ledger = self.ledgers[p.split]
-                    ledger.record([cands[i].exchange for i in before], sign=-1)
-                    ledger.record([cands[i].exchange for i in js.chosen])
+                    ledger.record([slotted(cands[i].exchange, cands[i].text) for i in before],
+                                  sign=-1)  # fmt: skip
+                    ledger.record([slotted(cands[i].exchange, cands[i].text) for i in js.chosen])
         self.batch.clear()
 
     def pick(
@@ -354,11 +361,20 @@ def _atom_groups(ranked: list[tuple[float, int, TextNegative]]) -> list[list[tup
 def _with_stated(
     states: list[tuple[int, ...]], p: Pending, cands: list[TextNegative], attested: AttestedFoils
 ) -> list[tuple[int, ...]]:
-    """``states`` with a third judge: whether a human annotation of another image states every
-    compound of the text (:meth:`AttestedFoils.states`), against the same for the caption."""
-    base = attested.states(graph_compounds(p.graph), p.image_id)  # type: ignore[arg-type]
+    """``states`` with a third judge: how many other images' human annotations state every
+    compound of the text (:meth:`AttestedFoils.attestation`), against the same for the caption;
+    within :data:`ATTESTATION_TIE` (about a factor of two) a tie. Foils are then said about as
+    often as their truths, as the world's priors make them: a caption such as "the wall is
+    white" is stated of far more images than "the wall is brown", and an in-domain language
+    model picks it."""
+    base = attested.attestation(graph_compounds(p.graph), p.image_id)  # type: ignore[arg-type]
     return [
-        (*st, int(attested.states(graph_compounds(c.graph), p.image_id)) - base)
+        (
+            *st,
+            _state(
+                attested.attestation(graph_compounds(c.graph), p.image_id), base, ATTESTATION_TIE
+            ),
+        )
         for st, c in zip(states, cands, strict=True)
     ]
 
@@ -508,6 +524,12 @@ class AttestedFoils:
         """Whether a region of an image other than ``besides`` states every compound (a cheap
         look-up of the pool's keys, before rendering)."""
         return bool(self.index.states(compounds, besides))
+
+    def attestation(self, compounds: list[tuple[str, ...]], besides: str) -> float:
+        """``log2(1 + n)`` of the number ``n`` of other images whose human annotations state
+        every compound (:meth:`CounterIndex.images_stating`): within 1 of each other, two texts
+        are about as often said (a factor of about two), a tie for the balanced choice."""
+        return math.log2(1 + self.index.images_stating(compounds, besides))
 
     def __call__(self, p: Pending, c: TextNegative) -> bool:
         from crepe_datasets.builders.counter_images.match import find_counter, uncovered_words

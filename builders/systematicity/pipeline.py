@@ -24,7 +24,7 @@ from crepe_datasets.builders.systematicity.negatives import (
 from crepe_datasets.builders.systematicity.rows import base_row, hn_row, matched_row
 from crepe_datasets.builders.systematicity.split import HN_SPLITS, admits, classify
 from crepe_datasets.builders.systematicity.texts import ImageTexts, keep_regions
-from crepe_datasets.generators.negatives.foil_balance import positive_atoms
+from crepe_datasets.generators.negatives.foil_balance import text_atoms
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.joint_balance import graph_features
 from crepe_datasets.infra.provenance import DropLog
@@ -96,7 +96,7 @@ def process_batch(
             key = f"{ctx['seed']}:{image.image_id}:{region.region_id}"
             p = Pending(key, region.text, image.captions, c.split)
             p.image_id, p.graph = str(image.image_id), region.graph  # type: ignore[assignment]
-            p.atoms = positive_atoms(region.graph)  # type: ignore[arg-type]
+            p.atoms = text_atoms(region.text, region.graph)  # type: ignore[arg-type]
             p.features = graph_features(region.graph)  # type: ignore[arg-type]
             todo.append((p, region, full, c))
             pending.append((p, row))

@@ -23,6 +23,7 @@ from crepe_datasets.generators.balance.corpus_lm import corpus_lm
 from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.seen import SeenTables
+from crepe_datasets.scenegraph.types import SceneGraph
 from crepe_datasets.scenegraph.vg.images import ImageInfo
 
 if TYPE_CHECKING:
@@ -230,26 +231,31 @@ def process_regions(
 
 
 def count_stated(tables: Tables, attested: Any, counts: Counter) -> None:
-    """How many kept ``hn_atom`` captions, and how many of their negatives, a human graph of
-    another image states (:meth:`~crepe_datasets.builders.systematicity.negatives.AttestedFoils.states`,
-    the third judge of the balanced choice): in the manifest's
-    ``summary.adversarial_refinement.atom`` as ``captions_stated_elsewhere`` of ``captions``
-    and ``negatives_stated_elsewhere`` of ``negatives``."""
+    """How often human graphs of other images state the kept ``hn_atom`` captions and their
+    negatives (:class:`~crepe_datasets.builders.systematicity.negatives.AttestedFoils`, the
+    third judge of the balanced choice), in the manifest's
+    ``summary.adversarial_refinement.atom``: ``captions_stated_elsewhere`` of ``captions`` and
+    ``negatives_stated_elsewhere`` of ``negatives`` (stated at all), and the judge's marks of
+    the negatives against their captions: ``negatives_stated_more_often``, ``…_as_often``
+    (within a factor of about two) and ``…_less_often``."""
+    from crepe_datasets.builders.systematicity.negatives import ATTESTATION_TIE
     from crepe_datasets.generators.negatives import from_compact
     from crepe_datasets.generators.negatives.atom import graph_compounds
 
+    marks = {1: "more_often", 0: "as_often", -1: "less_often"}
     for rows in tables["hn_atom"].values():
         for row in rows:
             image = str(row["image_id"])
+            compounds = graph_compounds(from_compact(row["scene_graph"]))
+            base = attested.attestation(compounds, image)
             counts["captions"] += 1
-            counts["captions_stated_elsewhere"] += attested.states(
-                graph_compounds(from_compact(row["scene_graph"])), image
-            )
+            counts["captions_stated_elsewhere"] += base > 0
             for graph in row["negative_graphs"]:
+                level = attested.attestation(graph_compounds(from_compact(graph)), image)
                 counts["negatives"] += 1
-                counts["negatives_stated_elsewhere"] += attested.states(
-                    graph_compounds(from_compact(graph)), image
-                )
+                counts["negatives_stated_elsewhere"] += level > 0
+                mark = (level > base + ATTESTATION_TIE) - (level < base - ATTESTATION_TIE)
+                counts[f"negatives_stated_{marks[mark]}"] += 1
 
 
 def settle_atom_sets(
@@ -257,7 +263,10 @@ def settle_atom_sets(
 ) -> None:
     """Drop the ``hn_atom`` sets that leave a word's foil balance beyond its bound over the
     sets each split keeps (:func:`~crepe_datasets.generators.negatives.settle.settle`),
-    counted (stage ``systematicity_refinement``, ``atom_word_beyond_bound``).
+    counted (stage ``systematicity_refinement``, ``atom_word_beyond_bound``): first with each
+    word also counted where it ends a text
+    (:func:`~crepe_datasets.generators.negatives.foil_balance.slot_kind`, as the ledger counts
+    it), then, over the sets left, with the words alone, whose bounds this keeps exactly.
 
     Args:
         tables: the spooled tables; each ``hn_atom`` split is rewritten with its kept rows.
@@ -268,19 +277,30 @@ def settle_atom_sets(
     """
     from crepe_datasets.builders.systematicity.negatives import REFINE_STAGE
     from crepe_datasets.generators.negatives import from_compact
-    from crepe_datasets.generators.negatives.foil_balance import positive_atoms
+    from crepe_datasets.generators.negatives.foil_balance import FINAL, positive_atoms, text_atoms
     from crepe_datasets.generators.negatives.settle import settle
 
+    def words_and_ends(text: str, graph: SceneGraph) -> tuple[Counter, Counter]:
+        words = positive_atoms(graph)
+        ends = Counter({k: n for k, n in text_atoms(text, graph).items() if k[0].endswith(FINAL)})
+        return words, words + ends
+
     for split, rows in tables["hn_atom"].items():
-        sets = []
+        by_word, by_place = [], []
         for row in rows:
-            positive = positive_atoms(from_compact(row["scene_graph"]))
-            delta: Counter = Counter()
-            for graph in row["negative_graphs"]:
-                delta.update(positive_atoms(from_compact(graph)))
-                delta.subtract(positive)
-            sets.append((positive, {w: n for w, n in delta.items() if n}))
-        dropped = set(settle(sets, cap))
+            positive = words_and_ends(row["caption"], from_compact(row["scene_graph"]))
+            deltas: tuple[Counter, Counter] = (Counter(), Counter())
+            for text, graph in zip(row["hard_negatives"], row["negative_graphs"], strict=True):
+                for delta, atoms, own in zip(
+                    deltas, words_and_ends(text, from_compact(graph)), positive, strict=True
+                ):
+                    delta.update(atoms)
+                    delta.subtract(own)
+            by_word.append((positive[0], {w: n for w, n in deltas[0].items() if n}))
+            by_place.append((positive[1], {w: n for w, n in deltas[1].items() if n}))
+        dropped = set(settle(by_place, cap))
+        rest = [i for i in range(len(rows)) if i not in dropped]
+        dropped.update(rest[j] for j in settle([by_word[i] for i in rest], cap))
         if not dropped:
             continue
         kept = SpooledRows(scratch / "hn_atom-settled" / split, rows.schema)

@@ -119,14 +119,58 @@ class FoilLedger:
 
 
 ATOM_KINDS = frozenset({"object", "attribute", "relationship"})
+# appended to an atom's kind where its word ends the text (:func:`slot_kind`)
+FINAL = ":final"
 
 
 def ledger_bound(ledger: FoilLedger | None) -> Callable[[tuple[str, str]], float] | None:
     """The ledger's bound on a word's surplus as a function of a ``(kind, text)`` feature
-    (:mod:`~crepe_datasets.generators.negatives.joint_balance`); unbounded for pairs."""
+    (:mod:`~crepe_datasets.generators.negatives.joint_balance`); unbounded for pairs. A ledger
+    kept by place (:func:`slot_kind`) counts the word's occurrences in both places."""
     if ledger is None:
         return None
-    return lambda f: ledger.bound(*f) if f[0] in ATOM_KINDS else math.inf
+    seen, rate = ledger.seen, ledger.rate
+    return lambda f: (
+        ledger.bound(*f) + rate * seen.get((f[0] + FINAL, f[1]), 0)
+        if f[0] in ATOM_KINDS
+        else math.inf
+    )
+
+
+def _final_word(text: str) -> str:
+    words = text.lower().split()
+    return words[-1].strip(".,;:!?'\"()") if words else ""
+
+
+def slot_kind(kind: str, word: str, text: str) -> str:
+    """``kind``, with :data:`FINAL` appended when ``word`` (its last word, or that word's
+    singular) ends ``text``.
+
+    A word's place is a cue of its own: a colour that is a truth before its noun ("a blue
+    scooter") but a foil at the end of a caption ("the table is blue") is told apart by
+    character n-grams ("blue " against "blue" at the end) however often it is each. A ledger
+    kept by place (:func:`text_atoms`, :func:`slotted`) balances a word's foil and truth uses
+    at the end of texts and elsewhere separately."""
+    from crepe_datasets.scenegraph.lexicon import singularize
+
+    last = _final_word(text)
+    head = word.lower().split()[-1] if word.strip() else ""
+    return kind + FINAL if last and head in (last, singularize(last)) else kind
+
+
+def text_atoms(text: str, graph: SceneGraph) -> Counter:
+    """:func:`positive_atoms` of a text's graph with each kind placed in the text
+    (:func:`slot_kind`)."""
+    return Counter((slot_kind(a.type, a.text, text), a.text) for a in graph.atoms())
+
+
+def slotted(ex: Exchange | None, text: str) -> Exchange | None:
+    """An exchange whose kind is placed where its foil stands in the negative's ``text`` (the
+    truth stood at the same place in the positive)."""
+    if ex is None:
+        return None
+    kind, truth, foil = ex
+    return slot_kind(kind, foil, text), truth, foil
 
 
 @functools.lru_cache(maxsize=1)

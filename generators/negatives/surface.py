@@ -85,11 +85,15 @@ def _fix_article(text: str, start: int) -> str:
     return head[: m.start(1)] + article + head[m.end(1) :] + text[start:]
 
 
-def _agree_after(text: str, end: int, subject: str) -> str:
+def _agree_after(text: str, end: int, subject: str, was: str | None = None) -> str:
     """``text`` with the word right after ``end`` (a verb of the subject ``subject``, if it is
-    one) in the subject's number."""
+    one) in the subject's number; ``was``: the replaced subject's words: a verb that did not
+    agree with them ("the tables has books") is left as the caption wrote it, so that the
+    negative is not the only grammatical text of its set."""
     m = re.match(r"(\s+)([a-z]+)\b(?!['-])", text[end:])
     if not m:
+        return text
+    if was is not None and agree_predicate(m.group(2), was) != m.group(2):
         return text
     agreed = agree_predicate(m.group(2), subject)
     if agreed == m.group(2):
@@ -116,5 +120,5 @@ def replace_atom(caption: str, kind: str, old: str, new: str) -> str | None:
         new = _inflect_verb(new, surface)
     text = caption[:start] + new + caption[end:]
     if kind == "object":
-        text = _agree_after(text, start + len(new), new)
+        text = _agree_after(text, start + len(new), new, surface)
     return _fix_article(text, start)

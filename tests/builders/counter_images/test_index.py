@@ -76,3 +76,9 @@ def test_states_needs_a_region_of_another_image(pool_index) -> None:
     only = names[images[index.posting(key)[0]]]
     assert not index.states([("ao", attribute, name)], besides=only)
     assert index.states([("ao", attribute, name)], besides=f"not {only}")
+    # how many images state it: distinct images of its regions, the one left out not counted
+    assert index.images_stating([("ao", attribute, name)]) == 1
+    assert index.images_stating([("ao", attribute, name)], besides=only) == 0
+    chairs = len({int(images[n]) for n in index.posting("ao:red|chair")})
+    assert index.images_stating([("ao", "red", "chairs")]) == chairs > 1
+    assert index.images_stating([("ao", "red", "chair"), ("ao", attribute, name)]) == 1  # least

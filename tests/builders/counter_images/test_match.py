@@ -341,3 +341,25 @@ def test_own_image_keys_are_worked_out_once_per_image(pool_index) -> None:
         given = find_counter(index, pos, neg, "45", None, key, own=keys)
         assert given == find_counter(index, pos, neg, "45", None, key, captions=[described])
     assert given == find_counter(index, pos, neg, "45", None, key, own=own("45"))
+
+
+def test_hn_comp_caption_is_not_excluded_by_several_colours_or_a_coloured_part() -> None:
+    """As for HN-ATOM: "a pink car" may hold of a blue striped car, "a green tree" of a brown
+    tree with green leaves."""
+    from crepe_datasets.builders.counter_images.match import _comp_contradiction
+    from crepe_datasets.builders.counter_images.pool import PoolRegion
+
+    loose = Terms.from_vg(None).loose
+
+    def region(g: SceneGraph) -> PoolRegion:
+        return PoolRegion("factual", "9", "1", None, None, None, "9.jpg", "", g)
+
+    car = ("compound", "pink|car", "blue+toy")
+    plain = graph(("car", ("blue",)), ("toy", ("pink",)))
+    striped = graph(("car", ("blue", "striped")), ("toy", ("pink",)))
+    assert _comp_contradiction(region(plain), car, ["blue", "toy"], loose)
+    assert _comp_contradiction(region(striped), car, ["blue", "toy"], loose) is None
+    tree = ("compound", "green|tree", "brown+bush")
+    leaves = graph(("leaf", ("green",)), ("tree", ("brown",)), ("bush", ("green",)),
+                   rels=((0, "on", 1),))  # fmt: skip
+    assert _comp_contradiction(region(leaves), tree, ["brown", "bush"], loose) is None

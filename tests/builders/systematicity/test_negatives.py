@@ -105,3 +105,9 @@ def test_a_third_judge_compares_what_other_images_state(pool_index) -> None:  # 
     assert attested.states([("ao", "red", "chair")], "4")
     marks = _with_stated([(1, 0), (0, -1)], p, cands, attested)
     assert marks == [(1, 0, -1), (0, -1, 0)]
+    # the mark compares how many other images state each text, ties within a factor of ~2
+    n = {c: index.images_stating([("ao", c, "chair")], "4") for c in ("red", "ribbed", "white")}
+    assert n["ribbed"] == 0 < n["red"]
+    assert 0.5 <= (n["white"] + 1) / (n["red"] + 1) <= 2
+    mark = _with_stated([(0, 0)], *_chair_set("ribbed", "red"), attested)[0][2]
+    assert mark == (1 if n["red"] >= 2 else 0)  # "ribbed chair" is said of no other image

@@ -9,10 +9,14 @@ import pytest
 
 from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.foil_balance import (
+    FINAL,
     FoilLedger,
     Tentative,
     eligible,
+    ledger_bound,
     positive_atoms,
+    slot_kind,
+    slotted,
 )
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from tests.generators.negatives.helpers import image_graph, subgraph
@@ -94,3 +98,31 @@ def test_atom_negatives_follow_the_ledger_and_record_their_exchange():
     truths = Counter(c.exchange[1] for c in cands)
     assert cands and max(foils.values()) == 1 and max(truths.values()) == 1
     assert positive_atoms(sub)[("object", sub.objects[0].name)] >= 1
+
+
+def test_a_word_is_placed_where_it_ends_the_text():
+    assert slot_kind("attribute", "blue", "the table is blue.") == "attribute" + FINAL
+    assert slot_kind("attribute", "blue", "a blue scooter") == "attribute"
+    assert slot_kind("object", "table", "two cups on the tables") == "object" + FINAL
+    assert slot_kind("object", "stop sign", "a red stop sign") == "object" + FINAL
+    assert slotted(("attribute", "brown", "blue"), "the table is blue") == (
+        "attribute" + FINAL,
+        "brown",
+        "blue",
+    )
+    assert slotted(None, "the table is blue") is None
+
+
+def test_a_ledger_by_place_balances_a_colour_at_the_end_apart_from_before_a_noun():
+    # "blue" is a truth twice before a noun; as a foil at the end it has no truth to lean on
+    ledger = FoilLedger(cap=0, rate=1.0)
+    for text in ("a blue scooter", "a blue car"):
+        ledger.record([], Counter({(slot_kind("attribute", "blue", text), "blue"): 1}))
+    at_end = slotted(("attribute", "brown", "blue"), "the table is blue")
+    before_noun = slotted(("attribute", "red", "blue"), "a blue bus")
+    ledger.seen.update({("attribute" + FINAL, "brown"): 1, ("attribute", "red"): 1})
+    assert eligible([at_end], ledger) == []
+    assert eligible([before_noun], ledger) == [0]
+    # the joint revision's bound on the word counts it in both places
+    ledger.seen[("attribute" + FINAL, "blue")] += 1
+    assert ledger_bound(ledger)(("attribute", "blue")) == 3.0
