@@ -558,6 +558,38 @@ def _shares_sense_with_head(word: str, other: str) -> bool:
     return any(h == other or _noun_senses(h) & _noun_senses(other) for h in _compound_heads(word))
 
 
+#: Sex and age of the person nouns whose foils can exclude each other (``None``: not said).
+#: Other person nouns name roles a person may have at once ("guy" / "gentleman", "player" /
+#: "athlete", "child" / "parent" of someone): no person foil excludes them.
+PERSON_SEX_AGE: dict[str, tuple[str | None, str | None]] = {
+    **dict.fromkeys(
+        ("man", "guy", "gentleman", "gent", "dude", "husband", "father"), ("m", "adult")
+    ),
+    **dict.fromkeys(("woman", "lady", "wife", "mother"), ("f", "adult")),
+    "boy": ("m", "child"),
+    "girl": ("f", "child"),
+    **dict.fromkeys(("child", "kid"), (None, "child")),
+    **dict.fromkeys(("baby", "infant", "toddler"), (None, "baby")),
+    **dict.fromkeys(("teenager", "teen"), (None, "teen")),
+    "adult": (None, "adult"),
+}
+
+
+def _person(word: str) -> bool:
+    """Whether the word's most frequent noun sense is a person."""
+    first = wordnet().synsets(word.replace(" ", "_"), pos="n")[:1]
+    return bool(first) and first[0].lexname() == "noun.person"
+
+
+def persons_exclude(truth: str, foil: str) -> bool:
+    """Whether two person nouns cannot name the same person: both in :data:`PERSON_SEX_AGE`,
+    with a different sex or age ("man" / "woman", "boy" / "man"; not "guy" / "gentleman")."""
+    a, b = PERSON_SEX_AGE.get(truth), PERSON_SEX_AGE.get(foil)
+    if a is None or b is None:
+        return False
+    return any(x is not None and y is not None and x != y for x, y in zip(a, b, strict=True))
+
+
 @functools.lru_cache(maxsize=100_000)
 def coreference_reason(truth: str, foil: str) -> str | None:
     """Why a thing called ``truth`` may also be called ``foil``, or be part of it or in it, or
@@ -579,7 +611,10 @@ def coreference_reason(truth: str, foil: str) -> str | None:
       not a place of that kind: the truth may be in that place or a part of it ("home office
       in a corner" -> "in a room", "bookshelf against the wall" -> "against the house", "the
       room is spacious" -> "the apartment"); a room for a room ("kitchen" -> "bathroom") or a
-      building for a building stays a foil.
+      building for a building stays a foil;
+    * ``atom_object_foil_person_role``: both are persons and not of a different sex or age
+      (:func:`persons_exclude`): "guy is wearing glasses" -> "gentleman is wearing glasses" may
+      be true, as may "player" -> "athlete".
     """
     if _noun_senses(truth) & _noun_senses(foil):
         return "atom_object_foil_may_name_the_same_thing"
@@ -598,6 +633,8 @@ def coreference_reason(truth: str, foil: str) -> str | None:
     place = place_kind(foil)
     if place is not None and place != place_kind(truth):
         return "atom_object_foil_place"
+    if _person(truth) and _person(foil) and not persons_exclude(truth, foil):
+        return "atom_object_foil_person_role"
     return None
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from crepe_datasets.builders.counter_images.groups import group_row
 from crepe_datasets.builders.counter_images.index import PoolLookup
 from crepe_datasets.builders.counter_images.match import (
@@ -135,39 +137,46 @@ CARPET_GREY = _row(
 )  # fmt: skip
 
 
-def test_a_thing_of_several_colours_contradicts_no_colour(pool_index) -> None:  # noqa: F811
-    """FACTUAL's "blue striped carpet of the floor": the carpet may be grey too."""
-    index, _, _ = pool_index
-    row = _forced(index, CARPET_GREY, "factual", "2374216", "1988355")
-    assert '"striped"' in row["image_1_graph"]
-    report = _check(index, [row])
-    assert report.violations == {("groups", "positive_true_in_counter"): 1}
-    # the same carpet without its stripes contradicts grey (the row's graph, without the pool)
-    plain = {**row, "image_1_graph": row["image_1_graph"].replace(',"striped"', "")}
-    assert plain["image_1_graph"] != row["image_1_graph"]
-    assert _check(index, [plain], pool=False).passed
-
-
 TREES = _row(
     "22", "the trees are green", '{"o":[[0,"tree",["green"]]],"r":[]}',
     "the trees are brown", '{"o":[[0,"tree",["brown"]]],"r":[]}',
 )  # fmt: skip
 
 
-def test_a_part_with_the_replaced_colour_contradicts_no_colour(pool_index) -> None:  # noqa: F811
-    """FACTUAL's "green leaves on brown tree": "the trees are green" is true there too."""
-    index, _, _ = pool_index
+def test_parts_and_colours_of_the_check() -> None:
     assert is_part("leaf", "tree") and is_part("trunk", "tree") and is_part("wheel", "car")
     assert not is_part("plate", "table") and not is_part("cup", "table")
     assert not is_part("tree", "leaf") and not is_part("tree", "tree")
     assert is_colour("grey") and is_colour("dark brown") and not is_colour("striped")
-    row = _forced(index, TREES, "factual", "3638", "5110689")
-    report = _check(index, [row])
+
+
+@pytest.mark.parametrize(
+    ("row", "region", "held", "changed"),
+    [
+        # FACTUAL's "blue striped carpet of the floor": the carpet may be grey too; without its
+        # stripes it contradicts grey
+        (CARPET_GREY, ("2374216", "1988355"), '"striped"', (',"striped"', "")),
+        # FACTUAL's "green leaves on brown tree": "the trees are green" is true there too;
+        # leaves of another colour leave the tree's brown a contradiction
+        (TREES, ("3638", "5110689"), '["green"]', ('["green"]', '["yellow"]')),
+    ],
+    ids=["several_colours", "coloured_part"],
+)
+def test_a_counter_that_may_hold_the_caption_colour_fails(
+    pool_index,  # noqa: F811
+    row,
+    region,
+    held,
+    changed,
+) -> None:
+    index, _, _ = pool_index
+    forced = _forced(index, row, "factual", *region)
+    assert held in forced["image_1_graph"]
+    report = _check(index, [forced])
     assert report.violations == {("groups", "positive_true_in_counter"): 1}
-    # leaves of another colour than the caption's leave the tree's brown a contradiction
-    autumn = {**row, "image_1_graph": row["image_1_graph"].replace('["green"]', '["yellow"]')}
-    assert autumn["image_1_graph"] != row["image_1_graph"]
-    assert _check(index, [autumn], pool=False).passed
+    other = {**forced, "image_1_graph": forced["image_1_graph"].replace(*changed)}
+    assert other["image_1_graph"] != forced["image_1_graph"]
+    assert _check(index, [other], pool=False).passed
 
 
 SCARF = _row(

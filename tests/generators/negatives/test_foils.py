@@ -149,6 +149,20 @@ def test_object_foils_that_are_kinds_parts_wholes_compounds_or_places_of_the_tru
     assert coreference_reason("house", "hotel") is None
 
 
+def test_person_foils_differ_in_sex_or_age():
+    """Read in issue 20's negatives: "guy is wearing glasses" -> "gentleman is wearing glasses"
+    may be true; so may "player" -> "athlete". A person foil must differ in sex or age."""
+    from crepe_datasets.generators.negatives.foils import coreference_reason, persons_exclude
+
+    for truth, foil in (("guy", "gentleman"), ("player", "athlete"), ("lady", "wife")):
+        assert coreference_reason(truth, foil) == "atom_object_foil_person_role", (truth, foil)
+    for truth, foil in (("man", "woman"), ("guy", "lady"), ("girl", "boy"), ("child", "teenager")):
+        assert persons_exclude(truth, foil) and coreference_reason(truth, foil) is None
+    assert not persons_exclude("child", "boy")  # a boy is a child: age alike, sex unsaid
+    assert coreference_reason("skier", "skater") == "atom_object_foil_person_role"
+    assert coreference_reason("chair", "bench") is None  # not persons: unchanged
+
+
 def test_antonyms_take_the_attributes_own_sense():
     """A "light" wall is light in colour: "dark", never "heavy"; "rectangular" has no
     "parallel" (its second, mathematical sense); "heavy" has no "light", which reads as a
