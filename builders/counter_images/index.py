@@ -188,22 +188,21 @@ class CounterIndex:
         predicate, object)`` in any surface form, is a key of some region of an image other
         than ``besides``: a human graph there states it (:func:`~.match.find_counter` is the
         full rule)."""
-        return all(any(i != str(besides) for i in self._stated_on(c)) for c in compounds)
+        return not compounds or self.images_stating(compounds, besides) > 0
 
     def images_stating(self, compounds: list[tuple[str, ...]], besides: str | None = None) -> int:
         """How many images other than ``besides`` have a region stating each compound (the
         least over ``compounds``): how often people say it, where :meth:`states` says whether."""
         own = self._codes.get(str(besides))
-        counts = []
-        for c in compounds:
-            images = self._images_of(c)
-            counts.append(len(images) - int(own is not None and bool(np.isin(own, images))))
-        return min(counts, default=0)
+        return min(
+            (len(images) - (own in images) for images in map(self._images_of, compounds)),
+            default=0,
+        )
 
     @functools.lru_cache(maxsize=65536)  # noqa: B019 (one index per build, kept to its end)
-    def _images_of(self, compound: tuple[str, ...]) -> np.ndarray:
-        """The distinct image codes (:attr:`region_images`) of the regions holding the key."""
-        return np.unique(self.region_images[0][self.posting(self._key(compound))])
+    def _images_of(self, compound: tuple[str, ...]) -> frozenset[int]:
+        """The image codes (:attr:`region_images`) of the regions holding the compound's key."""
+        return frozenset(self.region_images[0][self.posting(self._key(compound))].tolist())
 
     @functools.cached_property
     def _codes(self) -> dict[str, int]:
@@ -212,21 +211,11 @@ class CounterIndex:
     def _key(self, compound: tuple[str, ...]) -> str:
         canon = self.terms.canon
         if compound[0] == "ao" and len(compound) == 3:
-            key = f"ao:{canon('attribute', compound[1])}|{canon('object', compound[2])}"
-        elif compound[0] == "oro" and len(compound) == 4:
+            return f"ao:{canon('attribute', compound[1])}|{canon('object', compound[2])}"
+        if compound[0] == "oro" and len(compound) == 4:
             _, x, p, y = compound
-            key = f"oro:{canon('object', x)}|{canon('relationship', p)}|{canon('object', y)}"
-        else:
-            raise ValueError(f"not a compound: {compound!r}")
-        return key
-
-    @functools.lru_cache(maxsize=65536)  # noqa: B019 (one index per build, kept to its end)
-    def _stated_on(self, compound: tuple[str, ...]) -> tuple[str, ...]:
-        """Up to two images whose regions hold the compound's key (none: no region)."""
-        key = self._key(compound)
-        images, names = self.region_images
-        found = dict.fromkeys(int(i) for i in images[self.posting(key)])
-        return tuple(names[i] for i in list(found)[:2])
+            return f"oro:{canon('object', x)}|{canon('relationship', p)}|{canon('object', y)}"
+        raise ValueError(f"not a compound: {compound!r}")
 
     @functools.cached_property
     def region_images(self) -> tuple[np.ndarray, list[str]]:

@@ -427,6 +427,16 @@ def candidate_regions(index: CounterIndex, negative: SceneGraph) -> np.ndarray:
     return out if out is not None else np.zeros(0, np.uint32)
 
 
+def _may_have(g: SceneGraph, thing: SGObject, attributes: Set[str]) -> bool:
+    """Whether ``thing`` may have one of ``attributes`` though ``g`` does not give it: it has
+    several colours (:data:`MANY_COLOURS`), or a part of it has one ("green leaves on a brown
+    tree": the tree is green too)."""
+    return bool(set(thing.attributes) & MANY_COLOURS) or any(
+        p is not thing and set(p.attributes) & attributes and part_of(p.name, thing.name)
+        for p in g.objects
+    )
+
+
 def _contradiction(
     region: PoolRegion, mapping: dict[int, int], negative: SceneGraph,
     exchange: tuple[str, str, str], loose: Alternatives,
@@ -442,11 +452,8 @@ def _contradiction(
         return f"no {old} in the region"
     if kind == "attribute":
         holders = [mapping[o.id] for o in negative.objects if new in o.attributes]
-        if any(set(by_id[h].attributes) & (olds | MANY_COLOURS) for h in holders):
+        if any(set(by_id[h].attributes) & olds or _may_have(g, by_id[h], olds) for h in holders):
             return None
-        if any(o.id not in holders and set(o.attributes) & olds and part_of(o.name, by_id[h].name)
-               for o in g.objects for h in holders):  # fmt: skip
-            return None  # "green leaves on a brown tree": the tree is green too
         names = ", ".join(sorted({by_id[h].name for h in holders}))
         return f"the {names} is {new}, not {old}"
     pairs = [(mapping[r.subject], mapping[r.object]) for r in negative.relationships
@@ -468,14 +475,8 @@ def _comp_contradiction(
     if len(compound) == 2:
         attribute, name = compound
         olds, names, g = loose("attribute", attribute), loose("object", name), region.graph
-        for o in g.objects:
-            if not named(o.name, names, last_word):
-                continue
-            if set(o.attributes) & MANY_COLOURS or any(
-                p is not o and set(p.attributes) & olds and part_of(p.name, o.name)
-                for p in g.objects
-            ):
-                return None
+        if any(named(o.name, names, last_word) and _may_have(g, o, olds) for o in g.objects):
+            return None
     return f"no {' '.join(compound)} in the region; its foils {' and '.join(foils)} are"
 
 

@@ -288,16 +288,16 @@ def settle_atom_sets(
     for split, rows in tables["hn_atom"].items():
         by_word, by_place = [], []
         for row in rows:
-            positive = words_and_ends(row["caption"], from_compact(row["scene_graph"]))
-            deltas: tuple[Counter, Counter] = (Counter(), Counter())
+            words, placed = words_and_ends(row["caption"], from_compact(row["scene_graph"]))
+            word_delta, place_delta = Counter(), Counter()
             for text, graph in zip(row["hard_negatives"], row["negative_graphs"], strict=True):
-                for delta, atoms, own in zip(
-                    deltas, words_and_ends(text, from_compact(graph)), positive, strict=True
-                ):
-                    delta.update(atoms)
-                    delta.subtract(own)
-            by_word.append((positive[0], {w: n for w, n in deltas[0].items() if n}))
-            by_place.append((positive[1], {w: n for w, n in deltas[1].items() if n}))
+                neg_words, neg_placed = words_and_ends(text, from_compact(graph))
+                word_delta.update(neg_words)
+                word_delta.subtract(words)
+                place_delta.update(neg_placed)
+                place_delta.subtract(placed)
+            by_word.append((words, {w: n for w, n in word_delta.items() if n}))
+            by_place.append((placed, {w: n for w, n in place_delta.items() if n}))
         dropped = set(settle(by_place, cap))
         rest = [i for i in range(len(rows)) if i not in dropped]
         dropped.update(rest[j] for j in settle([by_word[i] for i in rest], cap))
