@@ -188,7 +188,7 @@ def group_rows(
                 index, positive, negative, str(row["image_id"]), area, key,
                 uncovered_words(text, negative),
                 list(row["negative_foils"][k]) if comp else None, scope,
-                own=own(str(row["image_id"])),
+                own=own(str(row["image_id"])), described=own,
             )  # fmt: skip
             if isinstance(found, str):
                 drops.drop(STAGE, found, f"{row['caption']} -> {text}")

@@ -90,6 +90,7 @@ whose image has no whole graph in the pool), and before any look-up ``part_whole
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import math
@@ -103,6 +104,7 @@ import numpy as np
 
 from crepe_datasets.builders.counter_images.index import CounterIndex, graph_keys
 from crepe_datasets.builders.counter_images.pool import PoolRegion
+from crepe_datasets.generators.negatives.foils import colour_sense
 from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
 
 STAGE = "counter_images"
@@ -319,8 +321,16 @@ def find_map(
 
 def image_keys(graph: SceneGraph) -> frozenset[str]:
     """What condition 6 looks up in a graph of the caption's own image (:func:`true_in_image`):
-    its index keys, each object also under the last word of its name."""
-    return frozenset(graph_keys(graph, last_word))
+    its index keys, each object also under the last word of its name, and an attribute of
+    several words also word by word ("blue grey carpet": a grey carpet too)."""
+    keys = graph_keys(graph, last_word)
+    for o in graph.objects:
+        names = {o.name, last_word(o.name) or o.name}
+        for a in o.attributes:
+            words = a.replace("-", " ").split()
+            if len(words) > 1:
+                keys.update(f"ao:{w}|{n}" for w in words for n in names)
+    return frozenset(keys)
 
 
 class OwnImageKeys:
@@ -429,12 +439,32 @@ def candidate_regions(index: CounterIndex, negative: SceneGraph) -> np.ndarray:
 
 def _may_have(g: SceneGraph, thing: SGObject, attributes: Set[str]) -> bool:
     """Whether ``thing`` may have one of ``attributes`` though ``g`` does not give it: it has
-    several colours (:data:`MANY_COLOURS`), or a part of it has one ("green leaves on a brown
-    tree": the tree is green too)."""
-    return bool(set(thing.attributes) & MANY_COLOURS) or any(
-        p is not thing and set(p.attributes) & attributes and part_of(p.name, thing.name)
-        for p in g.objects
+    several colours (:data:`MANY_COLOURS`), an attribute of several words names one ("blue grey
+    carpet" may be called grey), or a part of it has one ("green leaves on a brown tree": the
+    tree is green too)."""
+    return (
+        bool(set(thing.attributes) & MANY_COLOURS)
+        or any(set(a.replace("-", " ").split()) & attributes for a in thing.attributes)
+        or any(
+            p is not thing and set(p.attributes) & attributes and part_of(p.name, thing.name)
+            for p in g.objects
+        )
     )
+
+
+def _may_be(g: SceneGraph, colours: Set[str]) -> SceneGraph:
+    """``g`` with ``colours`` given to each thing that may have them though ``g`` does not say
+    so (:func:`_may_have`: several colours, a part of that colour), for condition 2 on the
+    whole region: a "printed chair" elsewhere in the image may be the caption's purple one."""
+    if not colours:
+        return g
+    objects = [
+        dataclasses.replace(o, attributes=(*o.attributes, *sorted(colours - set(o.attributes))))
+        if _may_have(g, o, colours)
+        else o
+        for o in g.objects
+    ]
+    return dataclasses.replace(g, objects=objects)
 
 
 def _contradiction(
@@ -613,6 +643,7 @@ def find_counter(
     area: float | None, key: str, words: list[str] | tuple[str, ...] = (),
     foils: list[str] | tuple[str, ...] | None = None, scope: str | None = None,
     captions: Sequence[SceneGraph] = (), own: Sequence[Set[str]] | None = None,
+    described: Callable[[str], Sequence[Set[str]]] | None = None,
 ) -> CounterMatch | str:  # fmt: skip
     """The chosen counter-region of ``negative``, or the reason there is none (see the module).
 
@@ -624,6 +655,10 @@ def find_counter(
     at them too: a region description is annotation the scene graph may lack). ``own``: the
     keys of image ``i``'s graphs, whole-image graph and ``captions``, kept by the caller
     (:class:`OwnImageKeys`); ``None``: worked out here (``captions`` is then read).
+    ``described``: the keys of any image's graphs (an :class:`OwnImageKeys`): condition 2 then
+    also refuses a counter-region whose image's graphs may make ``P`` true
+    (:func:`true_in_image`: "blue gray carpet on the floor" among the descriptions of a counter
+    for "there is a grey rug" whose scene graph calls the carpet blue).
     """
     exchange = _prepare(positive, negative, foils)
     if isinstance(exchange, str):
@@ -643,6 +678,8 @@ def find_counter(
     if scope is not None:  # whole-image graphs first: only they can show the caption false
         whole = set(index.whole_images.values())
         order.sort(key=lambda n: n not in whole)
+    colours = {a for o in positive.objects for a in o.attributes
+               if any(colour_sense(w) for w in a.replace("-", " ").split())}  # fmt: skip
     reason, matches = 0, []
     for number in order[:MAX_VISIT]:
         region = index.region(number)
@@ -659,7 +696,10 @@ def find_counter(
         if scope is not None and region.source != WHOLE_IMAGE:
             reason = max(reason, 4)
             continue
-        if find_map(counted_out(positive), region.graph, loose, last_word) is not None:
+        if find_map(counted_out(positive), _may_be(region.graph, colours), loose, last_word) or (
+            described is not None
+            and any(true_in_image(positive, keys, loose) for keys in described(region.image_id))
+        ):
             reason = max(reason, 5)
             continue
         if foils is None:

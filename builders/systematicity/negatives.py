@@ -64,6 +64,7 @@ from crepe_datasets.generators.negatives.foil_balance import (
     ledger_bound,
     slotted,
 )
+from crepe_datasets.generators.negatives.foils import noun_only
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.joint_balance import (
     FeatureBalance,
@@ -71,7 +72,7 @@ from crepe_datasets.generators.negatives.joint_balance import (
     feature_delta,
     rebalance,
 )
-from crepe_datasets.generators.negatives.surface import replace_atom
+from crepe_datasets.generators.negatives.surface import replace_atom, word_before
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Compound, SceneGraph
 
@@ -91,6 +92,8 @@ ATTESTATION_TIE = 1.0
 # six foil pairs) and share all their words: dropping unbalanced ones halved it on the sample
 STRICT_TYPES = ("atom",)
 CHECK_STAGE = "systematicity_negative_checks"
+# words WordNet knows as nouns only that do not modify a noun after them ("at the table")
+NOT_MODIFIERS = frozenset({"a", "an", "are", "at", "has", "have", "its", "or"})
 SET_SIZES = {"atom": 4, "comp": 6, "comp_matched": 6}
 CANDIDATE_FACTOR = 3
 ATOM_CANDIDATE_FACTOR = 6  # more HN-ATOM candidates, so the balanced choice has room
@@ -136,10 +139,14 @@ def atom_text_negatives(
     out = []
     made = atom_negatives(sub, g, rng, limit, checks, vocab=vocab, same_atom=same_atom,
                           stated=stated)  # fmt: skip
+    attributes = {w for o in sub.objects for a in o.attributes for w in a.split()}
     for cand in made:
         removed = Counter(sub.atoms()) - Counter(cand.graph.atoms())
         added = Counter(cand.graph.atoms()) - Counter(sub.atoms())
         old, new = next(iter(removed)), next(iter(added))
+        if old.type == "object" and _modified(caption, old.text, attributes):
+            drops.drop(CHECK_STAGE, "atom_object_foil_breaks_compound", f"{caption} -> {new.text}")
+            continue
         text = replace_atom(caption, old.type, old.text, new.text)
         if text is None:
             drops.drop(CHECK_STAGE, "atom_foil_not_placeable", f"{caption} -> {new.text}")
@@ -149,6 +156,16 @@ def atom_text_negatives(
     for (_, reason), n in checks.counts.items():
         drops.drop(CHECK_STAGE, reason, n=n)
     return out
+
+
+def _modified(caption: str, name: str, attributes: set[str]) -> bool:
+    """Whether the caption writes a noun the graph left out just before the object ``name``
+    (:func:`~crepe_datasets.generators.negatives.foils.noun_only`: "the carpet rug is black"
+    parsed as a black rug): a foil there would make "the carpet skirt is black"."""
+    word = word_before(caption, name)
+    if word is None or word in attributes or word in NOT_MODIFIERS:
+        return False
+    return noun_only(word)
 
 
 def candidates_for(
@@ -324,19 +341,19 @@ class Refiner:
 
     def pick(
         self, kind: str, states: list[tuple[int, ...]], k: int, drops: DropLog, key: str,
-        split: str = "",
+        split: str = "", wait: bool = False,
     ) -> list[int] | None:  # fmt: skip
-        """Indices of the ``k`` chosen candidates (in order), or ``None`` when dropped."""
+        """Indices of the ``k`` chosen candidates (in order), or ``None`` when dropped; with
+        ``wait``, ``None`` leaves nothing counted (the set is tried again: :func:`choose`)."""
         c = self.stats.counts[kind]
-        c["sets"] += 1
-        c["candidates"] += len(states)
         balance = self.balances.setdefault(f"{kind}/{split}", Balance())
         chosen = choose_balanced(states, k, balance.seen % (k + 1), balance)
         if chosen is None and kind in STRICT_TYPES:
-            c["sets_without_balanced_choice"] += 1
-            c["discarded"] += len(states)
-            drops.drop(REFINE_STAGE, f"{kind}_no_balanced_choice", key, n=len(states))
+            if not wait:
+                self.give_up(kind, len(states), drops, key)
             return None
+        c["sets"] += 1
+        c["candidates"] += len(states)
         if chosen is None:  # keep the closest choice; the set still counts toward the balance
             c["sets_kept_unbalanced"] += 1
             chosen = choose_balanced(states, k, balance.seen % (k + 1), Balance(seen=10**9))
@@ -345,6 +362,15 @@ class Refiner:
         c["discarded"] += len(states) - k
         c["changed"] += chosen != list(range(k))
         return chosen
+
+    def give_up(self, kind: str, n: int, drops: DropLog, key: str) -> None:
+        """Count a set of ``n`` candidates dropped for want of a balanced choice."""
+        c = self.stats.counts[kind]
+        c["sets"] += 1
+        c["candidates"] += n
+        c["sets_without_balanced_choice"] += 1
+        c["discarded"] += n
+        drops.drop(REFINE_STAGE, f"{kind}_no_balanced_choice", key, n=n)
 
 
 def _atom_groups(ranked: list[tuple[float, int, TextNegative]]) -> list[list[tuple]]:
@@ -456,49 +482,78 @@ def choose(
     grouped: dict[tuple[int, str], list[tuple[float, int, TextNegative]]] = {}
     for n, ((p, kind, c), score) in enumerate(zip(pairs, scores, strict=True)):
         grouped.setdefault((id(p), kind), []).append((-float(score), n, c))
+
+    def settle(p: Pending, kind: str, ranked: list, wait: bool) -> bool:
+        """Pick ``p``'s negatives of ``kind`` among ``ranked`` (the foil ledger's eligible
+        candidates); ``False`` when the set has none (with ``wait``, nothing counted yet)."""
+        k = sizes[kind]
+        if attested is not None and kind == "atom":  # stable: balance order within each
+            ranked = sorted(ranked, key=lambda x: not attested(p, x[2]))
+        if refiner is None or len(ranked) < k:
+            p.chosen[kind] = [c for _, _, c in ranked[:k]]
+            return len(ranked) >= k
+        positive = p.positive(kind)
+        b_lm, b_wf = base[positive], word_frequency_score(positive)
+        states = [
+            (
+                _state(word_frequency_score(c.text), b_wf),
+                _state(lm_of[id(c)], b_lm + LM_SHIFT, LM_TIE),
+            )
+            for _, _, c in ranked
+        ]
+        if attested is not None and kind == "atom" and p.graph is not None:
+            states = _with_stated(states, p, [c for _, _, c in ranked], attested)
+        picked = refiner.pick(kind, states, k, drops, p.key, p.split, wait=wait)
+        p.chosen[kind] = [ranked[i][2] for i in picked] if picked is not None else []
+        if picked is not None:
+            refiner.keep(kind, p, [c for _, _, c in ranked], states, picked)
+        return picked is not None
+
+    def too_few(p: Pending, kind: str) -> None:
+        if refiner is not None:
+            refiner.forget(kind, p)
+        drops.drop("systematicity_configs", f"hn_{kind}_fewer_than_{sizes[kind]}_negatives", p.key)
+
+    waiting: list[tuple[Pending, str, list]] = []
     for p in pending:
         for kind in p.candidates:
             ranked_all = sorted(grouped.get((id(p), kind), []), key=lambda x: (x[0], x[1]))
-            k = sizes[kind]
             # HN-ATOM: a set's negatives all replace one atom; its groups are tried in turn
             groups = _atom_groups(ranked_all) if kind == "atom" and one_atom else [ranked_all]
             p.chosen[kind] = []
             for n, ranked in enumerate(groups):
-                if attested is not None and kind == "atom":  # stable: rank order within each
-                    ranked = sorted(ranked, key=lambda x: not attested(p, x[2]))
                 if refiner is not None:
                     ranked = refiner.balanced(kind, p, ranked, drops)
-                if refiner is None or len(ranked) < k:
-                    p.chosen[kind] = [c for _, _, c in ranked[:k]]
-                else:
-                    positive = p.positive(kind)
-                    b_lm, b_wf = base[positive], word_frequency_score(positive)
-                    states = [
-                        (
-                            _state(word_frequency_score(c.text), b_wf),
-                            _state(lm_of[id(c)], b_lm + LM_SHIFT, LM_TIE),
-                        )
-                        for _, _, c in ranked
-                    ]
-                    if attested is not None and kind == "atom" and p.graph is not None:
-                        states = _with_stated(states, p, [c for _, _, c in ranked], attested)
-                    picked = refiner.pick(kind, states, k, drops, p.key, p.split)
-                    p.chosen[kind] = [ranked[i][2] for i in picked] if picked is not None else []
-                    if picked is not None:
-                        refiner.keep(kind, p, [c for _, _, c in ranked], states, picked)
-                if len(p.chosen[kind]) >= k:
+                # a set of a strict type that fits no balance yet waits for the later sets
+                wait = refiner is not None and len(groups) == 1 and kind in STRICT_TYPES
+                if settle(p, kind, ranked, wait):
                     rest = sum(len(g) for g in groups[n + 1 :])
                     if rest:
                         drops.drop(REFINE_STAGE, f"{kind}_other_atom_chosen", p.key, n=rest)
                     break
-            if len(p.chosen[kind]) < sizes[kind]:
-                if refiner is not None:
-                    refiner.forget(kind, p)
-                drops.drop(
-                    "systematicity_configs",
-                    f"hn_{kind}_fewer_than_{sizes[kind]}_negatives",
-                    p.key,
-                )
+                if wait and len(ranked) >= sizes[kind]:
+                    waiting.append((p, kind, ranked))
+                    break
+            else:
+                too_few(p, kind)
+    # Sets without a balanced choice are tried again once the batch's other sets have widened
+    # the budget (chance's share of the sets kept: refine.Balance), until none more fits.
+    while waiting:
+        tried, waiting = waiting, []
+        for p, kind, ranked in tried:
+            now = refiner.balanced(kind, p, ranked, drops)  # type: ignore[union-attr]
+            if settle(p, kind, now, wait=True):
+                refiner.stats.counts[kind]["sets_kept_after_waiting"] += 1  # type: ignore[union-attr]
+                continue
+            if len(now) >= sizes[kind]:
+                waiting.append((p, kind, now))
+            else:
+                too_few(p, kind)
+        if len(waiting) == len(tried):
+            for p, kind, ranked in waiting:
+                refiner.give_up(kind, len(ranked), drops, p.key)  # type: ignore[union-attr]
+                too_few(p, kind)
+            break
     if refiner is not None:
         refiner.finish()
 
@@ -519,6 +574,7 @@ class AttestedFoils:
         self.asked = 0
         self.found = 0
         self.own = OwnImageKeys(index)  # each caption image's keys once, not once per candidate
+        self.answers: dict[tuple[str, str], bool] = {}
 
     def states(self, compounds: list[tuple[str, ...]], besides: str) -> bool:
         """Whether a region of an image other than ``besides`` states every compound (a cheap
@@ -537,6 +593,9 @@ class AttestedFoils:
 
         if p.graph is None:
             return False
+        known = self.answers.get((p.key, c.text))
+        if known is not None:  # a set tried again (choose)
+            return known
         self.asked += 1
         found = find_counter(
             self.index, p.graph, c.graph, p.image_id, None, f"{p.key}:attested",
@@ -544,4 +603,5 @@ class AttestedFoils:
             own=self.own(p.image_id),
         )  # fmt: skip
         self.found += not isinstance(found, str)
+        self.answers[(p.key, c.text)] = not isinstance(found, str)
         return not isinstance(found, str)

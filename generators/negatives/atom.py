@@ -167,6 +167,10 @@ def _object_slot(
             and f != obj.name
             and ((vocab and vocab[("object", f)]) or (stated and _states(stated, compounds(f))))
         ]
+    if stated:  # only names people pair so, or names of the graphs (truths the ledger balances)
+        foils = [
+            f for f in foils if (vocab and vocab[("object", f)]) or _states(stated, compounds(f))
+        ]
     context = object_context_maker(sub, obj) if ranker is not None and len(foils) > 1 else str
 
     names = [o.name for o in sub.objects]

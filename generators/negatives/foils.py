@@ -247,6 +247,14 @@ def _colours() -> frozenset:
     return frozenset(root.closure(lambda z: z.hyponyms()))
 
 
+@functools.lru_cache(maxsize=10_000)
+def noun_only(word: str) -> bool:
+    """Whether WordNet knows ``word`` as a noun and never as an adjective or adverb ("carpet",
+    "coffee", "trash"; not "black", "wooden", "on"): before another noun, it modifies it."""
+    poses = {s.pos() for s in wordnet().synsets(word)}
+    return "n" in poses and not poses & {"a", "s", "r"}
+
+
 @functools.lru_cache(maxsize=100_000)
 def colour_sense(word: str) -> str | None:
     """The word's first noun sense that is a colour, by name ("white" -> ``white.n.02``: its

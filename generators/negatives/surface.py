@@ -122,3 +122,13 @@ def replace_atom(caption: str, kind: str, old: str, new: str) -> str | None:
     if kind == "object":
         text = _agree_after(text, start + len(new), new, surface)
     return _fix_article(text, start)
+
+
+def word_before(caption: str, atom_text: str) -> str | None:
+    """The word just before the atom's only occurrence in ``caption`` (``None``: none, or the
+    atom is not found once)."""
+    spans = find_atom(caption, atom_text)
+    if len(spans) != 1:
+        return None
+    words = _WORD.findall(caption[: spans[0][0]].lower())
+    return words[-1] if words else None

@@ -363,3 +363,21 @@ def test_hn_comp_caption_is_not_excluded_by_several_colours_or_a_coloured_part()
     leaves = graph(("leaf", ("green",)), ("tree", ("brown",)), ("bush", ("green",)),
                    rels=((0, "on", 1),))  # fmt: skip
     assert _comp_contradiction(region(leaves), tree, ["brown", "bush"], loose) is None
+
+
+def test_a_thing_of_several_colours_elsewhere_in_the_counter_may_make_the_caption_true(
+    pool_index,
+) -> None:
+    """VG image 88 has a green-and-white chair and a printed one: "chair is white in color" is
+    true there, but the printed chair may be the purple one of "chair is purple in color", so
+    image 88 is no counter-image of it (the independent check's rule, on the whole image)."""
+    from crepe_datasets.builders.counter_images.match import _may_be
+
+    index, _, _ = pool_index
+    whole = index.image_graph("88")
+    positive, negative = graph(("chair", ("purple",))), graph(("chair", ("white",)))
+    loose = index.terms.loose
+    assert find_map(positive, whole, loose, last_word) is None
+    assert find_map(positive, _may_be(whole, {"purple"}), loose, last_word) is not None
+    assert _may_be(whole, set()) is whole
+    assert find_map(negative, whole, index.terms.tight, index.terms.head) is not None

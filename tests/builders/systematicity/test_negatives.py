@@ -111,3 +111,82 @@ def test_a_third_judge_compares_what_other_images_state(pool_index) -> None:  # 
     assert 0.5 <= (n["white"] + 1) / (n["red"] + 1) <= 2
     mark = _with_stated([(0, 0)], *_chair_set("ribbed", "red"), attested)[0][2]
     assert mark == (1 if n["red"] >= 2 else 0)  # "ribbed chair" is said of no other image
+
+
+def test_an_object_after_a_noun_the_graph_left_out_gets_no_object_foil() -> None:
+    """VG: "the carpet rug is black" is parsed as a black rug; a foil of "rug" would write "the
+    carpet skirt is black". A colour or a preposition before the name modifies nothing."""
+    from crepe_datasets.builders.systematicity.negatives import _modified
+    from crepe_datasets.generators.negatives.foils import noun_only
+    from crepe_datasets.generators.negatives.surface import word_before
+
+    assert word_before("the carpet rug is black", "rug") == "carpet"
+    assert word_before("a rug", "rug") == "a" and word_before("rug on rug", "rug") is None
+    assert noun_only("carpet") and noun_only("coffee")
+    assert not noun_only("black") and not noun_only("wooden") and not noun_only("on")
+    assert _modified("the carpet rug is black", "rug", {"black"})
+    assert not _modified("the black rug is soft", "rug", {"black", "soft"})
+    assert not _modified("a wood table", "table", {"wood"})  # the graph's own attribute
+    assert not _modified("a man sitting at table", "table", set())
+
+
+def test_a_set_without_a_balanced_choice_waits_uncounted() -> None:
+    """``pick(..., wait=True)`` leaves a set that fits no balance yet uncounted (``choose``
+    tries it again once the later sets have widened chance's share); ``give_up`` counts it."""
+    refiner, drops = Refiner(), DropLog()
+    above = [(1, 1)] * 6  # every candidate above the caption: the caption would be last
+    assert refiner.pick("atom", above, 4, drops, "k", "s", wait=True) is None
+    assert refiner.stats.counts["atom"]["sets"] == 0 and not drops.counts
+    refiner.give_up("atom", len(above), drops, "k")
+    counts = refiner.stats.counts["atom"]
+    assert (counts["sets"], counts["sets_without_balanced_choice"], counts["discarded"]) == (
+        1,
+        1,
+        6,
+    )
+    assert drops.counts[("systematicity_refinement", "atom_no_balanced_choice")] == 6
+
+
+class _Scores:
+    """A ranker of fixed scores (unknown texts: 0)."""
+
+    def __init__(self, scores: dict[str, float]) -> None:
+        self.scores = scores
+
+    def rank(self, texts: list[str]) -> list[float]:
+        return [self.scores.get(t, 0.0) for t in texts]
+
+
+def test_a_set_that_fits_no_balance_is_kept_once_later_sets_widen_it() -> None:
+    """The first set's candidates all score above its caption, so taking it first would rank
+    the caption last beyond chance's share; it waits, and is kept after the batch's balanced
+    sets (the budget is over the sets kept, not over those seen so far)."""
+    from crepe_datasets.builders.systematicity.negatives import choose
+
+    colours = ("red", "blue", "green", "white", "black", "brown", "pink")
+    scores: dict[str, float] = {}
+    pending = []
+    for n, name in enumerate(("chair", "table", "lamp", "couch", "bed", "door")):
+        p = Pending(f"0:{n}:1", f"a red {name}", set(), "unseen_compounds")
+        p.image_id, p.graph = str(n), _chair("red")
+        cands = []
+        for colour in colours[1:]:
+            text = f"a {colour} {name}"
+            cands.append(TextNegative("atom", "atom:attribute", text, _chair(colour), (colour,)))
+            # set 0: every candidate far above its caption; the others: half above, half below
+            scores[text] = (
+                5.0 if n == 0 else (1.0 if colour in ("blue", "white", "brown") else -1.0)
+            )
+        p.candidates = {"atom": cands}
+        pending.append(p)
+    refiner, drops = Refiner(foil_cap=None), DropLog()
+    choose(pending, _Scores(scores), drops, refiner=refiner)
+    assert len(pending[0].chosen["atom"]) == 4  # kept after the others
+    counts = refiner.stats.counts["atom"]
+    assert counts["sets"] == 6 and not counts["sets_without_balanced_choice"]
+    assert counts["sets_kept_after_waiting"] == 1
+    alone = Pending("0:0:1", pending[0].caption, set(), "unseen_compounds")
+    alone.image_id, alone.graph, alone.candidates = "0", pending[0].graph, pending[0].candidates
+    single = Refiner(foil_cap=None)
+    choose([alone], _Scores(scores), DropLog(), refiner=single)
+    assert not alone.chosen["atom"] and single.stats.counts["atom"]["sets_without_balanced_choice"]

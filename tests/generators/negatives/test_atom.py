@@ -181,3 +181,20 @@ def test_graph_compounds_are_attribute_and_relation_compounds():
     assert sorted(graph_compounds(sub)) == [
         ("ao", "black", "hat"), ("ao", "tall", "man"), ("oro", "man", "wearing", "hat"),
     ]  # fmt: skip
+
+
+def test_with_a_pool_object_foils_are_names_it_states_so():
+    """With ``stated``, an object's foils are only the names some human graph writes in the
+    object's compounds ("white cat" said of another image): "white aquarium" is no plausible
+    negative of "white dog", and no counter-image could show it."""
+    g = image_graph()
+    sub = subgraph(g, [4], [], drop_attrs={4: ("small",)})  # a white dog
+
+    def stated(compounds: list[tuple[str, ...]]) -> bool:
+        return compounds == [("ao", "white", "cat")]
+
+    cands = atom_negatives(sub, GraphIndex(g), random.Random(0), 30, stated=stated)
+    names = {c.graph.objects[0].name for c in cands}
+    assert names == {"dog", "cat"}  # colour foils of the dog, and the one stated name
+    plain = atom_negatives(sub, GraphIndex(g), random.Random(0), 30)
+    assert len({c.graph.objects[0].name for c in plain}) > 2
