@@ -437,6 +437,23 @@ def candidate_regions(index: CounterIndex, negative: SceneGraph) -> np.ndarray:
     return out if out is not None else np.zeros(0, np.uint32)
 
 
+def together(negative: SceneGraph, g: SceneGraph, mapping: Mapping[int, int]) -> bool:
+    """Whether the objects of ``negative`` that none of its relationships links ("woman white
+    shirt": the parser left "in" out) are each linked to another mapped object in ``g`` (any
+    predicate, either way): such a caption still says whose shirt it is, and a woman beside a
+    man in a blue shirt does not make "woman blue shirt" true."""
+    linked = {i for r in negative.relationships for i in (r.subject, r.object)}
+    alone = [o.id for o in negative.objects if o.id not in linked]
+    if len(negative.objects) < 2 or not alone:
+        return True
+    pairs = {frozenset((r.subject, r.object)) for r in g.relationships}
+    mapped = {mapping[o.id] for o in negative.objects}
+    return all(
+        any(frozenset((mapping[i], other)) in pairs for other in mapped - {mapping[i]})
+        for i in alone
+    )
+
+
 def _may_have(g: SceneGraph, thing: SGObject, attributes: Set[str]) -> bool:
     """Whether ``thing`` may have one of ``attributes`` though ``g`` does not give it: it has
     several colours (:data:`MANY_COLOURS`), an attribute of several words names one ("blue grey
@@ -687,7 +704,7 @@ def find_counter(
             reason = max(reason, 1)
             continue
         mapping = find_map(negative, region.graph, tight, index.terms.head)
-        if mapping is None:
+        if mapping is None or not together(negative, region.graph, mapping):
             reason = max(reason, 2)
             continue
         if not _covers(region, list(words), mapping):

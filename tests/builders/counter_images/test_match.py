@@ -381,3 +381,23 @@ def test_a_thing_of_several_colours_elsewhere_in_the_counter_may_make_the_captio
     assert find_map(positive, _may_be(whole, {"purple"}), loose, last_word) is not None
     assert _may_be(whole, set()) is whole
     assert find_map(negative, whole, index.terms.tight, index.terms.head) is not None
+
+
+def test_objects_the_caption_leaves_unlinked_must_be_linked_in_the_counter() -> None:
+    """FACTUAL region of image 2388430: "man wears blue shirt, woman wears pink scarf". The
+    caption "woman white shirt" (no relationship parsed) has the negative "woman blue shirt",
+    which the woman beside the man's blue shirt does not make true."""
+    from crepe_datasets.builders.counter_images.match import together
+
+    negative = graph(("woman", ()), ("shirt", ("blue",)))
+    region = graph(
+        ("woman", ()), ("scarf", ("pink",)), ("man", ()), ("shirt", ("blue",)),
+        rels=((0, "wear", 1), (2, "wear", 3)),
+    )  # fmt: skip
+    terms = Terms.from_vg(None)
+    mapping = find_map(negative, region, terms.tight)
+    assert mapping == {0: 0, 1: 3} and not together(negative, region, mapping)
+    worn = graph(("woman", ()), ("shirt", ("blue",)), rels=((0, "wear", 1),))
+    assert together(negative, worn, find_map(negative, worn, terms.tight))
+    linked = graph(("woman", ()), ("shirt", ("blue",)), rels=((0, "wearing", 1),))
+    assert together(linked, region, {0: 2, 1: 3})  # a linked negative is left to find_map
