@@ -95,6 +95,7 @@ CHECK_STAGE = "systematicity_negative_checks"
 # words WordNet knows as nouns only that do not modify a noun after them ("at the table")
 NOT_MODIFIERS = frozenset({"a", "an", "are", "at", "has", "have", "its", "or"})
 SET_SIZES = {"atom": 4, "comp": 6, "comp_matched": 6}
+WAIT_ROUNDS = 16  # passes over the sets waiting for a balanced choice (choose)
 CANDIDATE_FACTOR = 3
 ATOM_CANDIDATE_FACTOR = 6  # more HN-ATOM candidates, so the balanced choice has room
 
@@ -537,8 +538,11 @@ def choose(
             else:
                 too_few(p, kind)
     # Sets without a balanced choice are tried again once the batch's other sets have widened
-    # the budget (chance's share of the sets kept: refine.Balance), until none more fits.
-    while waiting:
+    # the budget (chance's share of the sets kept: refine.Balance), until none more fits (at
+    # most WAIT_ROUNDS passes: about 4 on VG 1-100, each pass a pick per waiting set).
+    for _ in range(WAIT_ROUNDS):
+        if not waiting:
+            break
         tried, waiting = waiting, []
         for p, kind, ranked in tried:
             now = refiner.balanced(kind, p, ranked, drops)  # type: ignore[union-attr]
@@ -550,10 +554,10 @@ def choose(
             else:
                 too_few(p, kind)
         if len(waiting) == len(tried):
-            for p, kind, ranked in waiting:
-                refiner.give_up(kind, len(ranked), drops, p.key)  # type: ignore[union-attr]
-                too_few(p, kind)
             break
+    for p, kind, ranked in waiting:  # no balanced choice after all
+        refiner.give_up(kind, len(ranked), drops, p.key)  # type: ignore[union-attr]
+        too_few(p, kind)
     if refiner is not None:
         refiner.finish()
 
