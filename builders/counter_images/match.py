@@ -441,7 +441,8 @@ def together(negative: SceneGraph, g: SceneGraph, mapping: Mapping[int, int]) ->
     """Whether the objects of ``negative`` that none of its relationships links ("woman white
     shirt": the parser left "in" out) are each linked to another mapped object in ``g`` (any
     predicate, either way): such a caption still says whose shirt it is, and a woman beside a
-    man in a blue shirt does not make "woman blue shirt" true."""
+    man in a blue shirt does not make "woman blue shirt" true. (An HN-COMP negative joins two
+    compounds with "and": it is not asked.)"""
     linked = {i for r in negative.relationships for i in (r.subject, r.object)}
     alone = [o.id for o in negative.objects if o.id not in linked]
     if len(negative.objects) < 2 or not alone:
@@ -704,7 +705,7 @@ def find_counter(
             reason = max(reason, 1)
             continue
         mapping = find_map(negative, region.graph, tight, index.terms.head)
-        if mapping is None or not together(negative, region.graph, mapping):
+        if mapping is None or (foils is None and not together(negative, region.graph, mapping)):
             reason = max(reason, 2)
             continue
         if not _covers(region, list(words), mapping):
