@@ -11,9 +11,13 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
    relationship of ``c`` with the same predicate lemma (or a synonym). Every atom and compound
    of ``N`` is therefore stated by ``c``'s human annotation. Names on both sides are
    canonicalised the same way (:mod:`.terms`: singular, verb lemmas, Visual Genome aliases).
+   An HN-ATOM object that no relationship of ``N`` links ("woman blue shirt") maps onto one
+   that ``c`` links to another mapped object (:func:`together`).
 2. **``P`` is false in ``c``**: ``c`` does not contain ``P``'s graph even with broad synonyms
-   (:meth:`.terms.Terms.loose`: three senses of every part of speech), and the replaced atom is
-   absent or contradicted there:
+   (:meth:`.terms.Terms.loose`: three senses of every part of speech) and with ``P``'s colours
+   given to every thing of ``c`` that may have them (:func:`_may_be`), nor, with ``described``,
+   do the graphs of ``c``'s image (its descriptions') state ``P`` (:func:`true_in_image`); and
+   the replaced atom is absent or contradicted there:
 
    * object exchange (``horse`` → ``mule``): no object of ``c`` is named ``old`` or a broad
      synonym of it (no such object in the region), and none of the whole image ``c`` is on
@@ -25,9 +29,9 @@ graphs by an independent diff), a pool region ``c`` (:mod:`.pool`) is a **counte
      the table");
    * attribute exchange (``blue`` → ``red``): the object that carries ``new`` does not also carry
      ``old`` (or a broad synonym): it is another colour / the antonym; nor a pattern of several
-     colours (:data:`MANY_COLOURS`: "a blue striped carpet" may be grey too), nor has a part
-     of it ``old`` (:func:`part_of`: "green leaves on a brown tree" leaves "the tree is green"
-     true);
+     colours (:data:`MANY_COLOURS`: "a blue striped carpet" may be grey too), nor has ``old``
+     among the words of an attribute ("blue grey carpet"), nor has a part of it ``old``
+     (:func:`part_of`: "green leaves on a brown tree" leaves "the tree is green" true);
    * relationship exchange: the matched pair is not also linked by ``old``.
 3. ``c`` is not on image ``i`` (never the positive's own image).
 4. **``N``'s words beyond its graph are in ``c`` too**: a word of ``N``'s caption that names
@@ -472,8 +476,9 @@ def _may_have(g: SceneGraph, thing: SGObject, attributes: Set[str]) -> bool:
 
 def _may_be(g: SceneGraph, colours: Set[str]) -> SceneGraph:
     """``g`` with ``colours`` given to each thing that may have them though ``g`` does not say
-    so (:func:`_may_have`: several colours, a part of that colour), for condition 2 on the
-    whole region: a "printed chair" elsewhere in the image may be the caption's purple one."""
+    so (:func:`_may_have`: several colours, a colour among an attribute's words, a part of that
+    colour), for condition 2 on the whole region: a "printed chair" elsewhere in the image may be
+    the caption's purple one."""
     if not colours:
         return g
     objects = [
