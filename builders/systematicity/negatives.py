@@ -141,11 +141,14 @@ def atom_text_negatives(
     made = atom_negatives(sub, g, rng, limit, checks, vocab=vocab, same_atom=same_atom,
                           stated=stated)  # fmt: skip
     attributes = {w for o in sub.objects for a in o.attributes for w in a.split()}
+    modified: dict[str, bool] = {}  # per object name of the caption
     for cand in made:
         removed = Counter(sub.atoms()) - Counter(cand.graph.atoms())
         added = Counter(cand.graph.atoms()) - Counter(sub.atoms())
         old, new = next(iter(removed)), next(iter(added))
-        if old.type == "object" and _modified(caption, old.text, attributes):
+        if old.type == "object" and old.text not in modified:
+            modified[old.text] = _modified(caption, old.text, attributes)
+        if old.type == "object" and modified[old.text]:
             drops.drop(CHECK_STAGE, "atom_object_foil_breaks_compound", f"{caption} -> {new.text}")
             continue
         text = replace_atom(caption, old.type, old.text, new.text)

@@ -167,16 +167,20 @@ def _object_slot(
             and f != obj.name
             and ((vocab and vocab[("object", f)]) or (stated and _states(stated, compounds(f))))
         ]
-    if stated:  # only names people pair so, or names of the graphs (truths the ledger balances)
-        foils = [
-            f for f in foils if (vocab and vocab[("object", f)]) or _states(stated, compounds(f))
-        ]
     context = object_context_maker(sub, obj) if ranker is not None and len(foils) > 1 else str
 
     names = [o.name for o in sub.objects]
     position = next(i for i, o in enumerate(sub.objects) if o.id == obj.id)
 
     def check(foil: str) -> NegativeCandidate | str:
+        # with a pool: only names people pair so, or names of the graphs (truths the ledger
+        # balances); "bicycle on the microwave" is no plausible negative
+        if (
+            stated
+            and not (vocab and vocab[("object", foil)])
+            and not _states(stated, compounds(foil))
+        ):
+            return "atom_object_foil_never_stated"
         if not keeps_references(names, position, foil):  # "another … the other" would change
             return "atom_object_foil_changes_references"
         reason = coreference_reason(obj.name, foil)  # "woman" -> "lady", "wall" -> "room"

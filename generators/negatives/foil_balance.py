@@ -164,6 +164,7 @@ def text_atoms(text: str, graph: SceneGraph) -> Counter:
     return Counter((slot_kind(a.type, a.text, text), a.text) for a in graph.atoms())
 
 
+@functools.lru_cache(maxsize=65536)  # a candidate's is asked by the choice, keep and finish
 def slotted(ex: Exchange | None, text: str) -> Exchange | None:
     """An exchange whose kind is placed where its foil stands in the negative's ``text`` (the
     truth stood at the same place in the positive)."""
