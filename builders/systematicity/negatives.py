@@ -410,11 +410,14 @@ def _with_stated(
 
 
 def _words(text: str) -> frozenset[str]:
-    """The words of a text and their singular forms."""
+    """The words of a text, their singular forms and the digits of its number words ("two"
+    gives "2", as the parser writes a count attribute)."""
     from crepe_datasets.scenegraph.lexicon import singularize
+    from crepe_datasets.scenegraph.parser.rules import NUMBER_WORDS
 
     words = {w.strip(".,;:!?'\"") for w in text.lower().split()}
-    return frozenset(words | {singularize(w) for w in words if w})
+    counts = {NUMBER_WORDS[w] for w in words if w in NUMBER_WORDS}
+    return frozenset(words | counts | {singularize(w) for w in words if w})
 
 
 def _described(c: TextNegative, described: Sequence[frozenset[str]]) -> bool:

@@ -94,6 +94,23 @@ def test_a_negative_a_description_of_the_image_states_is_refused() -> None:
     assert not _described(red_text, described)
 
 
+def test_a_description_states_a_count_in_words() -> None:
+    from crepe_datasets.builders.systematicity.negatives import _described, _words
+
+    # VG image 35: "two chairs are in the picture" makes "there are two chairs in the picture"
+    # (the object foil of "there are two desks …") true; the parser writes the count as "2"
+    described = [_words("two chairs are in the picture"), _words("books are on one desk")]
+    chairs = TextNegative(
+        "atom", "atom:object", "there are two chairs in the picture",
+        SceneGraph([SGObject(0, "chair", ("2",))], []), ("chair",), ("object", "desk", "chair"),
+    )  # fmt: skip
+    benches = TextNegative(
+        "atom", "atom:object", "there are two benches in the picture",
+        SceneGraph([SGObject(0, "bench", ("2",))], []), ("bench",), ("object", "desk", "bench"),
+    )  # fmt: skip
+    assert _described(chairs, described) and not _described(benches, described)
+
+
 def test_a_third_judge_compares_what_other_images_state(pool_index) -> None:  # noqa: F811
     """HN-ATOM candidates carry a third mark: whether a human graph of another image states
     their compounds, against the caption (so that chosen foils are as attested as truths)."""
