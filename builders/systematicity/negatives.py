@@ -131,15 +131,17 @@ def atom_text_negatives(
     vocab: Counter | None = None,
     same_atom: int = 0,
     stated: Stated | None = None,
+    region: Box | None = None,
 ) -> list[TextNegative]:
     """HN-ATOM candidates of a caption, written by replacing the changed atom's words
     (``vocab``: words and pairs of the batch's positives, whose foils go first; ``same_atom``:
     the set size, all candidates replacing one atom; ``stated``: whether the counter-image pool
-    states compounds, whose foils come next)."""
+    states compounds, whose foils come next; ``region``: the caption's box, what the image of
+    the set shows)."""
     checks = DropLog()
     out = []
     made = atom_negatives(sub, g, rng, limit, checks, vocab=vocab, same_atom=same_atom,
-                          stated=stated)  # fmt: skip
+                          stated=stated, region=region)  # fmt: skip
     attributes = {w for o in sub.objects for a in o.attributes for w in a.split()}
     modified: dict[str, bool] = {}  # per object name of the caption
     for cand in made:
@@ -182,12 +184,13 @@ def candidates_for(
     vocab: Counter | None = None,
     one_atom: bool = False,
     stated: Stated | None = None,
+    region: Box | None = None,
 ) -> dict[str, list[TextNegative]]:
     """HN-ATOM and HN-COMP candidates of one one-compound caption (step 1); ``vocab``: the
     words and pairs of the batch's positives (:func:`batch_vocab`), HN-ATOM's preferred foils;
     ``one_atom``: HN-ATOM candidates in one-atom groups (``--one-atom-sets``); ``stated``:
     whether the counter-image pool states compounds (``--counter-pool``), HN-ATOM's next
-    preferred foils, which a counter-region can then show."""
+    preferred foils, which a counter-region can then show; ``region``: the caption's box."""
     sizes = sizes or SET_SIZES
     return {
         "atom": atom_text_negatives(
@@ -200,6 +203,7 @@ def candidates_for(
             vocab,
             sizes["atom"] if one_atom else 0,
             stated,
+            region,
         ),
         "comp": comp_negatives(
             caption,

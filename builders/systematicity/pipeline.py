@@ -107,6 +107,7 @@ def process_batch(
             region.text, region.graph, full, p.key, drops, vocab=vocab[p.split],
             one_atom=ctx.get("one_atom", False),
             stated=partial(ctx["attested"].states, besides=p.image_id) if "attested" in ctx else None,
+            region=Box.from_list(region.box),
         )  # fmt: skip
         admit = admits(ctx["seen"], c.split)
         found = matched_for(p, region.graph, full, admit, drops, Box.from_list(region.box))

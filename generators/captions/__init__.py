@@ -26,8 +26,11 @@ from crepe_datasets.scenegraph.types import SceneGraph
 NEGATION_PREFIX = "not "
 CAPTION_NEGATION = "there is no "
 CAPTION_NEGATION_PLURAL = "there are no "
-#: Every opening of a caption-level negation (singular and plural first noun phrase).
-CAPTION_NEGATIONS = (CAPTION_NEGATION, CAPTION_NEGATION_PLURAL)
+#: A caption that names its first thing again is negated as a whole statement
+#: (:func:`negation_refers_back`).
+CAPTION_NEGATION_STATEMENT = "it is not true that "
+#: Every opening of a caption-level negation (singular and plural first noun phrase, statement).
+CAPTION_NEGATIONS = (CAPTION_NEGATION, CAPTION_NEGATION_PLURAL, CAPTION_NEGATION_STATEMENT)
 _ARTICLE = re.compile(r"^(a|an|the)\s+", re.IGNORECASE)
 _FINAL_PUNCT = ".!?"
 
@@ -108,13 +111,11 @@ def finite_verb(word: str) -> bool:
     return counts.get("v", -1) >= 0 and counts.get("v", -1) >= counts.get("n", -1)
 
 
-def _plural_head(body: str) -> bool:
-    """Whether the first noun phrase of ``body`` ends in a plural name ("people on grass",
-    "glasses that are on table"): the word before its first stop word other than "and", finite
-    verb or participle ("youn man wearing glasses": "man")."""
+def _first_head(body: str) -> tuple[str, int]:
+    """The last word of the first noun phrase of ``body`` and the index of the word after it:
+    the word before its first stop word other than "and", finite verb or participle ("youn man
+    wearing glasses": "man"), or a word that ends with a comma; the last word when none does."""
     from spacy.lang.en.stop_words import STOP_WORDS
-
-    from crepe_datasets.scenegraph.lexicon import is_plural_name
 
     words = body.lower().split(" ")
     for i, word in enumerate(words):
@@ -122,13 +123,35 @@ def _plural_head(body: str) -> bool:
             continue
         bare = word.rstrip(",")
         if (bare in STOP_WORDS and bare != "and") or finite_verb(bare) or bare.endswith("ing"):
-            head = words[i - 1]
-        elif word.endswith(","):
-            head = bare
-        else:
-            continue
-        return head.isalpha() and is_plural_name(head)
-    return bool(words) and words[-1].isalpha() and is_plural_name(words[-1])
+            return words[i - 1].rstrip(","), i
+        if word.endswith(","):
+            return bare, i + 1
+    return (words[-1] if words else ""), len(words)
+
+
+def _plural_head(body: str) -> bool:
+    """Whether the first noun phrase of ``body`` ends in a plural name ("people on grass",
+    "glasses that are on table"; :func:`_first_head`)."""
+    from crepe_datasets.scenegraph.lexicon import is_plural_name
+
+    head, _ = _first_head(body)
+    return head.isalpha() and is_plural_name(head)
+
+
+def negation_refers_back(caption: str) -> bool:
+    """Whether the caption names the head of its first noun phrase again after it ("tan chair
+    has five legs, the chair at desk"): its caption negation would deny the thing a later
+    clause speaks of ("there is no tan chair that has five legs, the chair at desk"), a text
+    that contradicts itself, so that no image is needed to reject it."""
+    from crepe_datasets.scenegraph.lexicon import singularize
+
+    body = _ARTICLE.sub("", caption.strip(), count=1)
+    head, end = _first_head(body)
+    if not head.isalpha():
+        return False
+    head = singularize(head)
+    rest = body.lower().split(" ")[end:]
+    return any(singularize(w.strip(",.;:!?")) == head for w in rest)
 
 
 def _relative_clause(body: str) -> str:
@@ -154,17 +177,23 @@ def _relative_clause(body: str) -> str:
 def negate_caption_text(caption: str) -> str:
     """Caption-level negation: "there is no …" before the caption (its leading article removed;
     "there are no" before a plural name, :func:`_plural_head`; "that" before the finite verb of
-    its first clause, :func:`_relative_clause`).
+    its first clause, :func:`_relative_clause`), or "it is not true that …" when the caption
+    names its first thing again (:func:`negation_refers_back`: "there is no chair …, the chair
+    …" would contradict itself).
 
     Example:
         >>> negate_caption_text("a tall boy on green grass")
         'there is no tall boy on green grass'
         >>> negate_caption_text("man has bag, the bag on table")
         'there is no man that has bag, the bag on table'
+        >>> negate_caption_text("chair at table, another chair at the table")
+        'it is not true that chair at table, another chair at the table'
     """
     body = _ARTICLE.sub("", caption.strip(), count=1)
     first = body.split(" ", 1)[0] if body else ""
     if body and not (first.isupper() and len(first) > 1):
         body = body[0].lower() + body[1:]
+    if body and negation_refers_back(body):
+        return match_format(CAPTION_NEGATION_STATEMENT + body, caption)
     lead = CAPTION_NEGATION_PLURAL if body and _plural_head(body) else CAPTION_NEGATION
     return match_format(lead + _relative_clause(body), caption)

@@ -25,12 +25,17 @@ from crepe_datasets.generators.negatives.kinds import (
     reverse_variants,
     same_kind,
 )
-from crepe_datasets.scenegraph.types import SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
 
 #: A relation of an object to a neighbour: ``(predicate, neighbour name, neighbour synset)``.
 Edge = tuple[str, str, "str | None"]
 
 MAX_STEPS = 50_000
+# A thing a region shows: at least this share of its box inside (:meth:`GraphIndex.kin_things`)
+VISIBLE_SHARE = 0.5
+# Two boxes of one kind overlapping this much are one thing annotated twice (as the object
+# foils' rule for one thing under two names)
+SAME_THING_IOU = 0.5
 
 
 class GraphIndex:
@@ -97,6 +102,53 @@ class GraphIndex:
             attribute_says(a, attribute) for i in self.kin(name, synset) for a in self.attrs[i]
         )
 
+    def kin_things(
+        self, name: str, synset: str | None, region: Box | None = None
+    ) -> list[tuple[frozenset[int], bool]]:
+        """The things of ``G`` of the kind of ``name`` (:meth:`kin`) that ``region`` shows (at
+        least :data:`VISIBLE_SHARE` of the box inside; all of them without a region or a box),
+        each as the ids of its boxes (boxes of one kind with IoU ≥ :data:`SAME_THING_IOU` are
+        one thing annotated twice) and whether any of them has a colour attribute."""
+        key = ("kin_things", name, synset, region)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        from crepe_datasets.generators.negatives.foils import colour_sense
+
+        def shown(o: SGObject) -> bool:
+            box = o.box
+            if region is None or box is None or box.area <= 0:
+                return True
+            return box.intersection_area(region) >= VISIBLE_SHARE * box.area
+
+        things: list[list[SGObject]] = []
+        for o in (self.by_id[i] for i in self.kin(name, synset)):
+            if not shown(o):
+                continue
+            same = next(
+                (
+                    members
+                    for members in things
+                    if o.box is not None
+                    and any(
+                        m.box is not None and m.box.iou(o.box) >= SAME_THING_IOU for m in members
+                    )
+                ),
+                None,
+            )
+            if same is None:
+                things.append([o])
+            else:
+                same.append(o)
+
+        def coloured(members: list[SGObject]) -> bool:
+            return any(
+                colour_sense(w) for m in members for a in self.attrs[m.id] for w in a.split()
+            )
+
+        found = self.memo[key] = [(frozenset(m.id for m in ms), coloured(ms)) for ms in things]
+        return found
+
     def _linked(self, oid: int, edge: Edge, outgoing: bool) -> bool:
         """Whether ``oid`` has the relation ``edge`` (``oid`` its subject when ``outgoing``) to
         an object of the neighbour's kind, by a predicate of the same meaning or, the other way
@@ -111,6 +163,11 @@ class GraphIndex:
         return any(t in others and predicate_says(p, forward) for p, t in out) or any(
             s in others and predicate_says(p, backward) for s, p in inc
         )
+
+    def linked(self, oid: int, edge: Edge) -> bool:
+        """Whether ``G`` links object ``oid`` to an object of the edge's kind by its predicate,
+        one of the same meaning, or (from that object) the converse."""
+        return self._linked(oid, edge, True)
 
     def kind_linked(self, subject: SGObject, predicate: str, obj: SGObject) -> bool:
         """Whether ``G`` links an object of the kind of ``subject`` to one of the kind of ``obj``

@@ -33,29 +33,71 @@ from crepe_datasets.generators.negatives import (
 )
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.infra.provenance import DropLog
-from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Box, Relationship, SceneGraph, SGObject
 
 
-def attribute_negation_valid(sub: SceneGraph, g: GraphIndex, obj: SGObject, attribute: str) -> bool:
+def attribute_negation_valid(
+    sub: SceneGraph, g: GraphIndex, obj: SGObject, attribute: str, region: Box | None = None
+) -> bool:
     """False when another object of ``G`` with the same name is not annotated with it: "a seat
     that is not white" is true of a black seat, and, Visual Genome leaving most attributes
-    unannotated, maybe of a seat with no colour, whatever its other attributes."""
+    unannotated, maybe of a seat with no colour, whatever its other attributes; the same for
+    another thing of its kind that ``region`` (the crop) shows (:meth:`GraphIndex.kin_things`)."""
     for gid in g.by_name.get(obj.name, ()):
         if gid != obj.id and attribute not in g.attrs[gid]:
+            return False
+    for ids, _ in g.kin_things(obj.name, obj.synset, region):
+        if obj.id not in ids and not any(attribute in g.attrs[i] for i in ids):
             return False
     return True
 
 
+def attribute_negation_reason(obj: SGObject, attribute: str) -> str | None:
+    """Why negating ``attribute`` of ``obj`` makes no false text, whatever the image (``None``
+    when it may): a count ("chair that is not four"), a noun of several words or a plural one
+    ("monitor that is not central processing unit", "floor that is not tiles"; one noun is a
+    material: "table that is not wood"), or an attribute another of the object's implies or is implied by
+    ("navy blue chair that is not blue", "dark green awning that is not green")."""
+    from crepe_datasets.generators.negatives.foils import colour_family, colour_sense, noun_only
+    from crepe_datasets.scenegraph.lexicon import singularize
+    from crepe_datasets.scenegraph.parser.rules import NUMBER_WORDS
+
+    words = attribute.split()
+    if any(w.isdigit() or w in NUMBER_WORDS for w in words):
+        return "negate_attribute_count"
+    head = singularize(words[-1])
+    if (len(words) > 1 or head != words[-1]) and noun_only(head):  # one word: a material
+        return "negate_attribute_noun"
+    family = colour_family(attribute)
+    for other in obj.attributes:
+        if other == attribute:
+            continue
+        if set(words) <= set(other.split()) or set(other.split()) <= set(words):
+            return "negate_attribute_implied_by_another"
+        if family and colour_sense(other) in family:
+            return "negate_attribute_implied_by_another"
+    return None
+
+
 def relationship_negation_valid(
-    g: GraphIndex, rel: Relationship, sub: SceneGraph | None = None
+    g: GraphIndex, rel: Relationship, sub: SceneGraph | None = None, region: Box | None = None
 ) -> bool:
     """False when ``G`` links the same subject to the same object by another predicate, or
     (given the subgraph ``sub``) when the subgraph without ``rel`` is found in ``G`` on objects
-    between which ``rel``'s predicate is not annotated."""
+    between which ``rel``'s predicate is not annotated, or when ``region`` (the crop) shows
+    another thing of the subject's kind that ``G`` does not link so to a thing of the object's
+    kind ("another picture not on the wall" where a picture stands on the floor)."""
     if g.pair_predicates.get((rel.subject, rel.object), set()) - {rel.predicate}:
         return False
     if sub is None:
         return True
+    by_id = sub.object_by_id()
+    subject, obj = by_id.get(rel.subject), by_id.get(rel.object)
+    if region is not None and subject is not None and obj is not None:
+        edge = (rel.predicate, obj.name, obj.synset)
+        for ids, _ in g.kin_things(subject.name, subject.synset, region):
+            if rel.subject not in ids and not any(g.linked(i, edge) for i in ids):
+                return False
     rest = [r for r in sub.relationships if r != rel]
     without = SceneGraph(list(sub.objects), rest, sub.image_id, sub.width, sub.height)
     return not g.holds(without, absent=((rel.subject, rel.predicate, rel.object),))
@@ -77,9 +119,12 @@ def negate_negatives(
         return []
     out = [NegativeCandidate("negate", "negate:caption", sub, caption_level=True)]
     atoms: list[NegativeCandidate] = []
+    region = sub.region()  # the crop: the union of the subgraph's boxes
     for obj in sub.objects:
         for i, attribute in enumerate(obj.attributes):
-            if not attribute_negation_valid(sub, g, obj, attribute):
+            if (reason := attribute_negation_reason(obj, attribute)) is not None:
+                count(reason)
+            elif not attribute_negation_valid(sub, g, obj, attribute, region):
                 count("negate_attribute_same_name_object_lacks_it")
             else:
                 attrs = list(obj.attributes)
@@ -91,7 +136,7 @@ def negate_negatives(
     for i, rel in enumerate(sub.relationships):
         if not relationship_negation_valid(g, rel):
             count("negate_relationship_pair_has_other_predicate")
-        elif not relationship_negation_valid(g, rel, sub):
+        elif not relationship_negation_valid(g, rel, sub, region):
             count("negate_relationship_true_of_other_objects")
         else:
             neg_rel = Relationship(rel.subject, NEGATION_PREFIX + rel.predicate, rel.object)

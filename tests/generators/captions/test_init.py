@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from crepe_datasets.generators.captions import match_format, negate_caption_text, write_texts
+from crepe_datasets.generators.captions import (
+    match_format,
+    negate_caption_text,
+    negation_refers_back,
+    write_texts,
+)
 from crepe_datasets.generators.captions.template import TemplateCaptionWriter
 from crepe_datasets.scenegraph.types import SceneGraph, SGObject
 
@@ -19,6 +24,20 @@ def test_negate_caption_text_drops_leading_article_and_keeps_format():
     assert negate_caption_text("a tall boy on green grass") == "there is no tall boy on green grass"
     assert negate_caption_text("The dog sleeps.") == "There is no dog that sleeps."
     assert negate_caption_text("tall boy") == "there is no tall boy"
+
+
+def test_a_caption_naming_its_first_thing_again_is_negated_as_a_statement():
+    """ "there is no tan chair that has five legs, the chair at desk" denies the chair a later
+    clause speaks of (productivity HN-NEG, read by eye: 15 of 40 caption negations)."""
+    caption = "tan chair has five legs, the chair at desk"
+    assert negation_refers_back(caption)
+    assert negate_caption_text(caption) == "it is not true that " + caption
+    assert negate_caption_text("Knife under saucer, another knife on napkin.") == (
+        "It is not true that knife under saucer, another knife on napkin."
+    )
+    # a later clause about another thing of the first noun phrase keeps "there is no"
+    assert not negation_refers_back("man has bag, the bag on table")
+    assert negate_caption_text("man has bag, the bag on table").startswith("there is no man that")
 
 
 def test_write_texts_pairs_caption_and_reason():
@@ -39,8 +58,8 @@ def test_caption_negation_takes_a_noun_phrase():
         "there is no white man that wears sneaker"
     )
     assert negate_caption_text("glasses on man") == "there are no glasses on man"
-    assert negate_caption_text("young man wearing glasses, the man wearing pants") == (
-        "there is no young man wearing glasses, the man wearing pants"
+    assert negate_caption_text("young man wearing glasses, on grass") == (
+        "there is no young man wearing glasses, on grass"
     )
 
 
@@ -48,6 +67,6 @@ def test_caption_negation_reads_past_an_attribute_list():
     assert negate_caption_text("brown, green and iron pot has flower, the flower in vase") == (
         "there is no brown, green and iron pot that has flower, the flower in vase"
     )
-    assert negate_caption_text("tall boy on grass, the boy has hat") == (
-        "there is no tall boy on grass, the boy has hat"
+    assert negate_caption_text("tall boy on grass, the dog has hat") == (
+        "there is no tall boy on grass, the dog has hat"
     )

@@ -136,6 +136,15 @@ def test_attribute_foil_held_by_another_object_of_the_kind_vg64():
     assert dropped["atom_attribute_foil_held_by_same_kind"] >= 1
 
 
+def test_colour_foil_where_the_crop_shows_an_uncoloured_thing_of_the_kind_vg74():
+    """VG image 74: "pink chair near table" must not become "white chair near table": the crop
+    (the chair and the table) shows two more chairs, annotated with no colour."""
+    _, cands, dropped = _vg_negatives(74, ["1062175", "1062176"], [(1062175, "near", 1062176)])
+    chair = [c.graph.object_by_id()[1062175] for c in cands]
+    assert all(o.attributes == ("pink",) for o in chair)  # no colour foil of the chair
+    assert dropped["atom_colour_foil_other_uncoloured"] >= 1
+
+
 def test_relationship_foil_held_by_another_pair_of_the_kinds_vg10():
     """VG image 10: "paper on shelf" must not become "paper under shelf": the paper is below
     the shelf above it (another pair of the same kinds, a predicate of the same meaning)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from crepe_datasets.generators.negatives import compact_json, from_compact
 from crepe_datasets.generators.negatives.graphs import GraphIndex
-from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Box, Relationship, SceneGraph, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 
 
@@ -67,3 +67,26 @@ def test_same_kind_checks_on_a_real_image_graph():
     assert shelves.kind_linked(paper, "under", shelf)  # paper 5256 is below shelf 1060567
     assert shelves.kind_stands("paper", (), [("underneath", "shelf", None)], [])
     assert not shelves.kind_linked(paper, "behind", shelf)
+
+
+def test_things_of_a_kind_a_region_shows():
+    g = GraphIndex(
+        SceneGraph(
+            [
+                SGObject(1, "chair", ("red",), Box(0, 0, 100, 100)),
+                SGObject(2, "chair", (), Box(5, 5, 100, 100)),  # chair 1 annotated twice
+                SGObject(3, "chair", (), Box(300, 0, 100, 100)),
+                SGObject(4, "chair", ("dark blue",), Box(600, 0, 100, 100)),
+            ],
+            [],
+        )
+    )
+    things = g.kin_things("chair", None)
+    assert sorted((sorted(ids), coloured) for ids, coloured in things) == [
+        ([1, 2], True),
+        ([3], False),
+        ([4], True),
+    ]
+    shown = g.kin_things("chair", None, Box(0, 0, 360, 100))  # chair 3 is 60% inside
+    assert sorted(sorted(ids) for ids, _ in shown) == [[1, 2], [3]]
+    assert g.kin_things("chair", None, Box(0, 0, 330, 100)) == [(frozenset({1, 2}), True)]

@@ -6,6 +6,7 @@ import random
 
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import (
+    attribute_negation_reason,
     attribute_negation_valid,
     negate_negatives,
     relationship_negation_valid,
@@ -97,3 +98,30 @@ def test_relationship_negation_invalid_when_true_of_other_objects_vg70():
         drops.to_dict()["productivity_negative_checks"]["negate_relationship_true_of_other_objects"]
         == 2
     )
+
+
+def test_relationship_negation_invalid_when_the_crop_shows_another_unlinked_thing_of_the_kind():
+    """ "man not sitting on bench" is true of the second man the crop shows (next to the
+    bench), though that man is not tall like the caption's."""
+    g = image_graph()
+    index = GraphIndex(g)
+    sub = subgraph(g, [1, 3], [1])  # tall man sitting on wooden bench
+    sitting = sub.relationships[0]
+    assert relationship_negation_valid(index, sitting, sub)  # whole graph: man 5 is not tall
+    assert not relationship_negation_valid(index, sitting, sub, sub.region())
+    far = index.graph.object_by_id()[5]
+    assert far.box is not None and sub.region().intersection_area(far.box) == far.box.area
+
+
+def test_attributes_whose_negation_is_never_false():
+    chair = SGObject(1, "chair", ("metal", "navy blue", "4", "blue"))
+    assert attribute_negation_reason(chair, "4") == "negate_attribute_count"
+    assert attribute_negation_reason(chair, "blue") == "negate_attribute_implied_by_another"
+    awning = SGObject(2, "awning", ("dark green", "green"))
+    assert attribute_negation_reason(awning, "green") == "negate_attribute_implied_by_another"
+    monitor = SGObject(3, "monitor", ("central processing unit", "black"))
+    assert attribute_negation_reason(monitor, "central processing unit") == "negate_attribute_noun"
+    assert attribute_negation_reason(SGObject(4, "floor", ("tiles",)), "tiles") is not None
+    assert attribute_negation_reason(chair, "metal") is None  # a material
+    assert attribute_negation_reason(SGObject(5, "table", ("wood", "brown")), "wood") is None
+    assert attribute_negation_reason(SGObject(6, "car", ("red", "white")), "red") is None
