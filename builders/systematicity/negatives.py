@@ -72,7 +72,7 @@ from crepe_datasets.generators.negatives.joint_balance import (
     feature_delta,
     rebalance,
 )
-from crepe_datasets.generators.negatives.surface import replace_atom, word_before
+from crepe_datasets.generators.negatives.surface import replace_atom, word_after, word_before
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Box, Compound, SceneGraph
 
@@ -94,6 +94,8 @@ STRICT_TYPES = ("atom",)
 CHECK_STAGE = "systematicity_negative_checks"
 # words WordNet knows as nouns only that do not modify a noun after them ("at the table")
 NOT_MODIFIERS = frozenset({"a", "an", "are", "at", "has", "have", "its", "or"})
+# words that put what follows them under a negation (:func:`_negated`)
+NEGATION_WORDS = frozenset({"no", "not", "without", "none", "nothing", "never", "nobody"})
 SET_SIZES = {"atom": 4, "comp": 6, "comp_matched": 6}
 WAIT_ROUNDS = 16  # passes over the sets waiting for a balanced choice (choose)
 CANDIDATE_FACTOR = 3
@@ -142,16 +144,27 @@ def atom_text_negatives(
     out = []
     made = atom_negatives(sub, g, rng, limit, checks, vocab=vocab, same_atom=same_atom,
                           stated=stated, region=region)  # fmt: skip
-    attributes = {w for o in sub.objects for a in o.attributes for w in a.split()}
-    modified: dict[str, bool] = {}  # per object name of the caption
+    if made and _negated(caption):
+        drops.drop(CHECK_STAGE, "atom_caption_negated", caption, n=len(made))
+        made = []
+    # words of the graph's atoms: a noun next to the object that the graph holds is no compound
+    attributes = {w for a in sub.atoms() for w in a.text.split()}
+    modified: dict[tuple[str, str], bool] = {}  # per atom of the caption
     for cand in made:
         removed = Counter(sub.atoms()) - Counter(cand.graph.atoms())
         added = Counter(cand.graph.atoms()) - Counter(sub.atoms())
         old, new = next(iter(removed)), next(iter(added))
-        if old.type == "object" and old.text not in modified:
-            modified[old.text] = _modified(caption, old.text, attributes)
-        if old.type == "object" and modified[old.text]:
-            drops.drop(CHECK_STAGE, "atom_object_foil_breaks_compound", f"{caption} -> {new.text}")
+        key = (old.type, old.text)
+        if key not in modified:
+            if old.type == "object":
+                modified[key] = _modified(caption, old.text, attributes - {old.text})
+            elif old.type == "attribute":
+                modified[key] = _compound_attribute(caption, old.text)
+            else:
+                modified[key] = False
+        if modified[key]:
+            reason = f"atom_{old.type}_foil_breaks_compound"
+            drops.drop(CHECK_STAGE, reason, f"{caption} -> {new.text}")
             continue
         text = replace_atom(caption, old.type, old.text, new.text)
         if text is None:
@@ -165,13 +178,35 @@ def atom_text_negatives(
 
 
 def _modified(caption: str, name: str, attributes: set[str]) -> bool:
-    """Whether the caption writes a noun the graph left out just before the object ``name``
-    (:func:`~crepe_datasets.generators.negatives.foils.noun_only`: "the carpet rug is black"
-    parsed as a black rug): a foil there would make "the carpet skirt is black"."""
-    word = word_before(caption, name)
-    if word is None or word in attributes or word in NOT_MODIFIERS:
+    """Whether the caption writes a noun the graph left out just before or after the object
+    ``name`` (:func:`~crepe_datasets.generators.negatives.foils.noun_only`: "the carpet rug is
+    black" parsed as a black rug, "white microwave oven" as a white microwave): a foil there
+    would make "the carpet skirt is black", "white refrigerator oven"."""
+    return any(
+        word is not None
+        and word not in attributes
+        and word not in NOT_MODIFIERS
+        and noun_only(word)
+        for word in (word_before(caption, name), word_after(caption, name))
+    )
+
+
+def _compound_attribute(caption: str, attribute: str) -> bool:
+    """Whether the caption writes the attribute as the end of a word WordNet knows as one with
+    the word before it ("navy blue", "off-white"): a foil there would make "navy white"."""
+    from crepe_datasets.infra.resources import wordnet
+
+    before = word_before(caption, attribute)
+    if before is None:
         return False
-    return noun_only(word)
+    return any(wordnet().synsets(f"{before}{joint}{attribute}") for joint in ("_", "-"))
+
+
+def _negated(caption: str) -> bool:
+    """Whether the caption negates something ("desk with no drawers"): a foil under the
+    negation ("desk with no bags") makes a text true of an image that lacks the foil."""
+    words = {w.strip(".,;:!?'\"") for w in caption.lower().split()}
+    return bool(words & NEGATION_WORDS) or "n't" in caption.lower()
 
 
 def candidates_for(

@@ -161,6 +161,13 @@ def _relation_groups() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[s
     return same, converse, symmetric
 
 
+def predicate_meaning(predicate: str) -> str:
+    """One name for the predicates of ``predicate``'s meaning in the relation table ("near",
+    "next to", "beside" → "beside"); the predicate itself outside the table's groups."""
+    same, _, _ = _relation_groups()
+    return min(same.get(predicate, frozenset()) | {predicate})
+
+
 @functools.lru_cache(maxsize=100_000)
 def predicate_variants(predicate: str) -> frozenset[str]:
     """The predicates that say ``predicate`` between the same subject and object: itself, the

@@ -132,3 +132,13 @@ def word_before(caption: str, atom_text: str) -> str | None:
         return None
     words = _WORD.findall(caption[: spans[0][0]].lower())
     return words[-1] if words else None
+
+
+def word_after(caption: str, atom_text: str) -> str | None:
+    """The word just after the atom's only occurrence in ``caption`` (``None``: none, or the
+    atom is not found once)."""
+    spans = find_atom(caption, atom_text)
+    if len(spans) != 1:
+        return None
+    words = _WORD.findall(caption[spans[0][1] :].lower())
+    return words[0] if words else None

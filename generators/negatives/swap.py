@@ -8,7 +8,11 @@ Rules (each candidate is named by its rule):
   objects, ``a ≠ b``). Invalid when ``b`` already holds for object 1 or ``a`` for object 2,
   in ``G`` or in the subgraph.
 * ``swap:objects`` — exchange the names of two objects that no relationship of the subgraph
-  links directly. Invalid when the swap leaves the graph unchanged.
+  links directly. Invalid when the swap leaves the graph unchanged, when the two boxes are one
+  thing annotated twice (IoU ≥ 0.5: "computer" and "monitor"), when one name may name the
+  other's thing (:func:`~crepe_datasets.generators.negatives.foils.coreference_reason`:
+  "person" and "man"), or when the two objects have the same attributes and say the same of
+  the same things ("wall near computer, cabinet next to the computer").
 * ``move:attribute`` — move attribute ``a`` from its object to another object that does not
   have it (in ``G`` or the subgraph).
 * ``permute:object|attribute|relationship`` — at n = 4 only: every permutation of the atoms of
@@ -58,8 +62,14 @@ import random
 from collections.abc import Callable
 
 from crepe_datasets.generators.negatives import NegativeCandidate, replace_object
-from crepe_datasets.generators.negatives.foils import attribute_foils, colour_sense, synonyms
-from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.negatives.foils import (
+    attribute_foils,
+    colour_sense,
+    coreference_reason,
+    synonyms,
+)
+from crepe_datasets.generators.negatives.graphs import SAME_THING_IOU, GraphIndex
+from crepe_datasets.generators.negatives.kinds import predicate_meaning
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.infra.resources import wordnet
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
@@ -204,10 +214,38 @@ def _swap_attributes(
     return replace_object(graph, _with(o2, attributes=tuple(attrs2)))
 
 
-def _swap_objects(sub: SceneGraph, o1: SGObject, o2: SGObject) -> SceneGraph | None:
+def _profile(sub: SceneGraph, oid: int) -> frozenset[tuple[str, str, int]]:
+    """An object's relationships in the subgraph, each predicate read by its meaning
+    (:func:`~crepe_datasets.generators.negatives.kinds.predicate_meaning`): ``(direction,
+    meaning, other object)``."""
+    out = set()
+    for r in sub.relationships:
+        if oid in (r.subject, r.object):
+            meaning = predicate_meaning(r.predicate)
+            out.add(("out", meaning, r.object) if r.subject == oid else ("in", meaning, r.subject))
+    return frozenset(out)
+
+
+def _objects_swap_reason(sub: SceneGraph, o1: SGObject, o2: SGObject) -> str | None:
+    """Why exchanging the names of ``o1`` and ``o2`` says nothing new, or ``None``: their boxes
+    are one thing annotated twice ("computer" and "monitor" on one box), one name may name
+    the other's thing ("person" and "man": a kind of it, a part or whole of it), or the two
+    say the same of the same things ("wall near computer, cabinet next to the computer")."""
+    if o1.box is not None and o2.box is not None and o1.box.iou(o2.box) >= SAME_THING_IOU:
+        return "swap_objects_same_thing"
+    if coreference_reason(o1.name, o2.name) is not None:
+        return "swap_objects_may_corefer"
+    if set(o1.attributes) == set(o2.attributes) and _profile(sub, o1.id) == _profile(sub, o2.id):
+        return "swap_objects_say_the_same"
+    return None
+
+
+def _swap_objects(sub: SceneGraph, o1: SGObject, o2: SGObject) -> SceneGraph | str | None:
     linked = any({r.subject, r.object} == {o1.id, o2.id} for r in sub.relationships)
     if linked or _same_meaning(o1.name, o2.name):
         return None
+    if (reason := _objects_swap_reason(sub, o1, o2)) is not None:
+        return reason
     graph = replace_object(sub, _with(o1, name=o2.name))
     return replace_object(graph, _with(o2, name=o1.name))
 

@@ -166,3 +166,33 @@ def test_a_moved_colour_or_size_must_be_contradicted_vg79():
     assert needs_contradiction(index, window, "white")  # no colour annotated: may be white
     assert contradicted(index, window, "small")  # "large" is annotated
     assert not needs_contradiction(index, window, "smiling")
+
+
+def _objects(*objects: SGObject, rels: tuple[Relationship, ...] = ()) -> SceneGraph:
+    return SceneGraph(list(objects), list(rels), "1", 800, 600)
+
+
+def test_swapping_two_names_of_one_thing_says_nothing_new():
+    """VG image 10: "computer" and "monitor" annotate one box; "person" may name the man; "wall
+    near computer, cabinet next to the computer" says the same with the names exchanged."""
+    from crepe_datasets.generators.negatives.swap import _swap_objects
+    from crepe_datasets.scenegraph.types import Box
+
+    computer = SGObject(1, "computer", ("white",), Box(100, 100, 200, 150))
+    monitor = SGObject(2, "monitor", (), Box(110, 105, 190, 140))
+    desk = SGObject(3, "desk", (), Box(0, 200, 600, 300))
+    sub = _objects(computer, monitor, desk, rels=(Relationship(1, "on", 3),))
+    assert _swap_objects(sub, computer, monitor) == "swap_objects_same_thing"
+    person = SGObject(4, "person", (), Box(0, 0, 50, 100))
+    man = SGObject(5, "man", ("tall",), Box(400, 0, 50, 100))
+    assert _swap_objects(_objects(person, man), person, man) == "swap_objects_may_corefer"
+    wall = SGObject(6, "wall", (), Box(0, 0, 800, 100))
+    cabinet = SGObject(7, "file cabinet", (), Box(600, 300, 100, 200))
+    near = _objects(
+        wall, cabinet, computer, rels=(Relationship(6, "near", 1), Relationship(7, "next to", 1))
+    )
+    assert _swap_objects(near, wall, cabinet) == "swap_objects_say_the_same"
+    on = _objects(
+        wall, cabinet, computer, rels=(Relationship(6, "near", 1), Relationship(7, "on", 1))
+    )
+    assert isinstance(_swap_objects(on, wall, cabinet), SceneGraph)
