@@ -111,18 +111,35 @@ def finite_verb(word: str) -> bool:
     return counts.get("v", -1) >= 0 and counts.get("v", -1) >= counts.get("n", -1)
 
 
+#: Stop words that stand inside a noun phrase, before its name ("clean and empty gallon jug",
+#: "two front doors"): they do not end it.
+NOUN_PHRASE_STOP_WORDS = frozenset(
+    {"and", "another", "other", "same", "own", "empty", "full", "whole", "front", "back"}
+    | {"top", "bottom", "side", "first", "third", "last", "few", "several", "various", "many"}
+    | {"serious", "former", "latter", "two", "three", "four", "five", "six", "eight", "nine"}
+    | {"ten", "eleven", "twelve", "fifteen", "twenty", "forty", "fifty", "sixty", "hundred"}
+)
+
+
+def _ends_noun_phrase(word: str) -> bool:
+    """Whether ``word`` ends the noun phrase before it: a stop word (spaCy's list: articles,
+    prepositions, pronouns, auxiliaries) that cannot stand inside one
+    (:data:`NOUN_PHRASE_STOP_WORDS`)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return word in STOP_WORDS and word not in NOUN_PHRASE_STOP_WORDS
+
+
 def _first_head(body: str) -> tuple[str, int]:
     """The last word of the first noun phrase of ``body`` and the index of the word after it:
     the word before its first stop word other than "and", finite verb or participle ("youn man
     wearing glasses": "man"), or a word that ends with a comma; the last word when none does."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     words = body.lower().split(" ")
     for i, word in enumerate(words):
         if i == 0:
             continue
         bare = word.rstrip(",")
-        if (bare in STOP_WORDS and bare != "and") or finite_verb(bare) or bare.endswith("ing"):
+        if _ends_noun_phrase(bare) or finite_verb(bare) or bare.endswith("ing"):
             return words[i - 1].rstrip(","), i
         if word.endswith(","):
             return bare, i + 1
@@ -157,11 +174,9 @@ def negation_refers_back(caption: str) -> bool:
 def _relative_clause(body: str) -> str:
     """``body`` with "that" before the finite verb that ends its first noun phrase, so that
     "there is no" takes a noun phrase: "man has bag, …" → "man that has bag, …" (not "there is
-    no man has bag"). The noun phrase ends at its first finite verb or stop word other than
-    "and" (commas of an attribute list do not end it: "brown, green and iron pot has flower");
-    its first word is never the verb."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
+    no man has bag"). The noun phrase ends at its first finite verb or stop word that ends one
+    (:func:`_ends_noun_phrase`; commas of an attribute list do not end it: "brown, green and
+    iron pot has flower"); its first word is never the verb."""
     words = body.split(" ")
     for i, word in enumerate(words):
         token = word.rstrip(",.!?").lower()
@@ -169,7 +184,7 @@ def _relative_clause(body: str) -> str:
             continue
         if finite_verb(token):
             return " ".join([*words[:i], "that", *words[i:]])
-        if token in STOP_WORDS and token != "and":
+        if _ends_noun_phrase(token):
             break
     return body
 

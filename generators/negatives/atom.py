@@ -23,9 +23,8 @@ Procedure (deterministic given ``rng``):
      uncoloured, took 10–25% of the systematicity sets and raised the held-out VG LM
      (pooled 0.13 → 0.25);
    * object foil: the crop shows a thing of the foil's kind (the whole image where the crop is
-     unknown): "car in the photo" may be true of it whatever its relations; ``G`` has an object
-     with the foil's name whose box overlaps the replaced object's box with IoU ≥ 0.5 (the
-     same thing annotated under another name); the foil may
+     unknown): "car in the photo" may be true of it whatever its relations, and the replaced
+     object's own box annotated under the foil's name is one of them; the foil may
      name the same thing in some WordNet sense, a kind of it or a part or whole of it
      (:func:`~crepe_datasets.generators.negatives.foils.names_may_corefer`); or the object
      shares its name with another object of the subgraph, or the foil names one
@@ -60,7 +59,7 @@ from crepe_datasets.generators.negatives.foils import (
     object_foils,
     relation_foils,
 )
-from crepe_datasets.generators.negatives.graphs import SAME_THING_IOU, GraphIndex
+from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.plausible import (
     attribute_context,
     closest_first,
@@ -198,11 +197,6 @@ def _object_slot(
         if g.kin_things(foil, None, region):  # "car in photo" where the crop shows a car
             return "atom_object_foil_shown_in_crop"
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
-        if obj.box is not None and any(
-            g.by_id[other].box is not None and g.by_id[other].box.iou(obj.box) >= SAME_THING_IOU
-            for other in g.by_name.get(foil, ())
-        ):
-            return "atom_object_foil_annotated_on_same_box"
         graph = replace_object(sub, new)
         if g.holds(graph):
             return TRUE_IN_G

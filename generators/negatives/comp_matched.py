@@ -54,10 +54,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from crepe_datasets.generators.negatives import replace_object
-from crepe_datasets.generators.negatives.atom import SAME_THING_IOU
 from crepe_datasets.generators.negatives.comp import PUNCTUATION, TextNegative, union
 from crepe_datasets.generators.negatives.foils import colour_sense, synonyms
-from crepe_datasets.generators.negatives.graphs import GraphIndex
+from crepe_datasets.generators.negatives.graphs import SAME_THING_IOU, GraphIndex
 from crepe_datasets.generators.negatives.senses import is_mass
 from crepe_datasets.generators.negatives.surface import find_atom, replace_atom
 from crepe_datasets.infra.provenance import DropLog

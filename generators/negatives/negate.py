@@ -1,13 +1,28 @@
 """HN-NEG (SPEC §3.4): negate the whole caption, or one atom, checked against ``G``.
 
+The image of a set is its crop (the union of the subgraph's boxes), and a negation is read as
+"there is such a thing": "chair that is not tan" is true when *any* chair the crop shows is not
+tan. So every rule below looks at every thing of the negated object's kind the crop shows
+(:meth:`GraphIndex.kin_things`), besides the objects of the same name in the whole image.
+
 * ``negate:caption`` — "there is no …" + the positive caption. The subgraph is in the image, so
-  this is always false; it is offered first, once per positive.
+  this is always false; it is offered first, once per positive. A caption that names its first
+  thing again ("tan chair has five legs, the chair at desk") is negated as a statement, "it is
+  not true that …" (:func:`~crepe_datasets.generators.captions.negate_caption_text`), so that the
+  text does not deny a thing it then speaks of.
 * ``negate:attribute`` — attribute ``a`` of object ``o`` becomes "not a" ("vase that is not
-  yellow"). Invalid when ``G`` has another object with ``o``'s name not annotated with ``a``:
-  that object may make the negative true.
+  yellow"). Invalid when ``G`` has another object with ``o``'s name, or the crop another thing
+  of its kind, not annotated with ``a``: that object may make the negative true. Never one of
+  three or more attributes (its text would lose a comma of the list, a formatting cue), a count
+  ("chair that is not four"), a noun of several words or a plural one ("not tiles"), or an
+  attribute another of ``o``'s implies or is implied by ("navy blue chair that is not blue",
+  "wood table that is not wooden"): :func:`attribute_negation_reason`.
 * ``negate:relationship`` — predicate ``p`` of ``s → o`` becomes "not p" ("boy not on grass").
-  Invalid when ``G`` has another relationship from the same subject to the same object, or
-  when the rest of the subgraph is found in ``G`` on other objects between which ``p`` is not
+  Invalid when another relationship of the subgraph says ``p`` of ``s`` and a thing named as
+  ``o`` (the text would say and deny it), when ``G`` has another relationship from the same
+  subject to the same object, when the crop shows another thing of ``s``'s kind that ``G``
+  does not link so to a thing of ``o``'s kind ("another picture not on the wall"), or when
+  the rest of the subgraph is found in ``G`` on other objects between which ``p`` is not
   annotated (with two boys on grass, "boy not on grass" may be about the other one):
   :meth:`GraphIndex.holds` with the negated triple ``absent``.
 
@@ -52,9 +67,30 @@ def attribute_negation_valid(
     return True
 
 
+# an object with this many attributes is written with a comma list ("tall, dark and yellow
+# light"); negating one moves it out ("tall and yellow light that is not dark"), one comma fewer
+# than the caption: a formatting cue (the caption has the most punctuation)
+LIST_ATTRIBUTES = 3
+# endings that make an adjective of a noun or another adjective ("wooden", "metallic", "reddish")
+_ADJECTIVE_ENDINGS = ("en", "ic", "lic", "y", "ish", "ed")
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Whether one word is the other with an adjective ending ("wood" / "wooden", "red" /
+    "reddish": the stem's last consonant may double)."""
+    short, long = sorted((a, b), key=len)
+    if len(short) < 3 or not long.startswith(short):
+        return False
+    rest = long[len(short) :]
+    if rest[:1] == short[-1]:  # "red" + "d" + "ish"
+        rest = rest[1:] if rest[1:] in _ADJECTIVE_ENDINGS else rest
+    return rest in _ADJECTIVE_ENDINGS
+
+
 def attribute_negation_reason(obj: SGObject, attribute: str) -> str | None:
     """Why negating ``attribute`` of ``obj`` makes no false text, whatever the image (``None``
-    when it may): a count ("chair that is not four"), a noun of several words or a plural one
+    when it may): one of a list of attributes (:data:`LIST_ATTRIBUTES`), a count ("chair that
+    is not four"), a noun of several words or a plural one
     ("monitor that is not central processing unit", "floor that is not tiles"; one noun is a
     material: "table that is not wood"), or an attribute another of the object's implies or is implied by
     ("navy blue chair that is not blue", "dark green awning that is not green")."""
@@ -65,6 +101,8 @@ def attribute_negation_reason(obj: SGObject, attribute: str) -> str | None:
     words = attribute.split()
     if any(w.isdigit() or w in NUMBER_WORDS for w in words):
         return "negate_attribute_count"
+    if len(obj.attributes) >= LIST_ATTRIBUTES:
+        return "negate_attribute_in_list"
     head = singularize(words[-1])
     if (len(words) > 1 or head != words[-1]) and noun_only(head):  # one word: a material
         return "negate_attribute_noun"
@@ -73,6 +111,8 @@ def attribute_negation_reason(obj: SGObject, attribute: str) -> str | None:
         if other == attribute:
             continue
         if set(words) <= set(other.split()) or set(other.split()) <= set(words):
+            return "negate_attribute_implied_by_another"
+        if any(_same_stem(a, b) for a in words for b in other.split()):  # wood / wooden
             return "negate_attribute_implied_by_another"
         if family and colour_sense(other) in family:
             return "negate_attribute_implied_by_another"
@@ -101,6 +141,25 @@ def relationship_negation_valid(
     rest = [r for r in sub.relationships if r != rel]
     without = SceneGraph(list(sub.objects), rest, sub.image_id, sub.width, sub.height)
     return not g.holds(without, absent=((rel.subject, rel.predicate, rel.object),))
+
+
+def _restated(sub: SceneGraph, rel: Relationship) -> bool:
+    """Whether another relationship of the subgraph says ``rel`` of the same subject and a
+    thing of the same name ("building has glass window, the building has another glass
+    window"): negating one would leave the text saying and denying it."""
+    from crepe_datasets.generators.negatives.kinds import predicate_meaning
+
+    by_id = sub.object_by_id()
+    name = by_id[rel.object].name if rel.object in by_id else None
+    meaning = predicate_meaning(rel.predicate)
+    return any(
+        r is not rel
+        and r.subject == rel.subject
+        and predicate_meaning(r.predicate) == meaning
+        and r.object in by_id
+        and by_id[r.object].name == name
+        for r in sub.relationships
+    )
 
 
 def negate_negatives(
@@ -134,7 +193,9 @@ def negate_negatives(
                     NegativeCandidate("negate", "negate:attribute", replace_object(sub, neg))
                 )
     for i, rel in enumerate(sub.relationships):
-        if not relationship_negation_valid(g, rel):
+        if _restated(sub, rel):
+            count("negate_relationship_restated_in_caption")
+        elif not relationship_negation_valid(g, rel):
             count("negate_relationship_pair_has_other_predicate")
         elif not relationship_negation_valid(g, rel, sub, region):
             count("negate_relationship_true_of_other_objects")

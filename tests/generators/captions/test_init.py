@@ -70,3 +70,13 @@ def test_caption_negation_reads_past_an_attribute_list():
     assert negate_caption_text("tall boy on grass, the dog has hat") == (
         "there is no tall boy on grass, the dog has hat"
     )
+
+
+def test_stop_words_inside_a_noun_phrase_do_not_end_it():
+    """spaCy's stop words include "empty", "front", "top": "there is no clean and empty gallon
+    jug has lid" read its first noun phrase as ending at "empty" (productivity, read by eye)."""
+    assert negate_caption_text("empty pan has handle") == "there is no empty pan that has handle"
+    assert negate_caption_text("clean and empty gallon jug has lid, the gallon jug on counter") == (
+        "it is not true that clean and empty gallon jug has lid, the gallon jug on counter"
+    )
+    assert negate_caption_text("chair on top of table") == "there is no chair on top of table"

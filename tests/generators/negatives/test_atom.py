@@ -61,7 +61,7 @@ def test_foils_true_in_g_are_not_used():
     assert ("short",) not in texts
 
 
-def test_object_foil_annotated_on_the_same_box_is_not_used():
+def test_object_foil_the_crop_shows_is_not_used():
     g = image_graph()
     g.objects.append(SGObject(9, "woman", (), Box(0, 0, 100, 300)))  # same box as man 1
     sub = subgraph(g, [1], [], drop_attrs={1: ("tall",)})
@@ -71,7 +71,7 @@ def test_object_foil_annotated_on_the_same_box_is_not_used():
         for c in atom_negatives(sub, GraphIndex(g), random.Random(0), 30, drops)
     }
     assert "woman" not in names
-    assert drops.counts[(CHECK_STAGE, "atom_object_foil_annotated_on_same_box")] == 1
+    assert drops.counts[(CHECK_STAGE, "atom_object_foil_shown_in_crop")] == 1
 
 
 def test_same_atom_groups_each_replace_one_atom():

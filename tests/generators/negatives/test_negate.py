@@ -114,14 +114,42 @@ def test_relationship_negation_invalid_when_the_crop_shows_another_unlinked_thin
 
 
 def test_attributes_whose_negation_is_never_false():
-    chair = SGObject(1, "chair", ("metal", "navy blue", "4", "blue"))
-    assert attribute_negation_reason(chair, "4") == "negate_attribute_count"
-    assert attribute_negation_reason(chair, "blue") == "negate_attribute_implied_by_another"
+    reason = attribute_negation_reason
+    assert reason(SGObject(1, "chair", ("metal", "4")), "4") == "negate_attribute_count"
+    assert reason(SGObject(1, "chair", ("navy blue", "blue")), "blue") == (
+        "negate_attribute_implied_by_another"
+    )
     awning = SGObject(2, "awning", ("dark green", "green"))
-    assert attribute_negation_reason(awning, "green") == "negate_attribute_implied_by_another"
+    assert reason(awning, "green") == "negate_attribute_implied_by_another"
     monitor = SGObject(3, "monitor", ("central processing unit", "black"))
-    assert attribute_negation_reason(monitor, "central processing unit") == "negate_attribute_noun"
-    assert attribute_negation_reason(SGObject(4, "floor", ("tiles",)), "tiles") is not None
-    assert attribute_negation_reason(chair, "metal") is None  # a material
-    assert attribute_negation_reason(SGObject(5, "table", ("wood", "brown")), "wood") is None
-    assert attribute_negation_reason(SGObject(6, "car", ("red", "white")), "red") is None
+    assert reason(monitor, "central processing unit") == "negate_attribute_noun"
+    assert reason(SGObject(4, "floor", ("tiles",)), "tiles") == "negate_attribute_noun"
+    assert reason(SGObject(1, "chair", ("metal", "blue")), "metal") is None  # a material
+    assert reason(SGObject(5, "table", ("wood", "brown")), "wood") is None
+    assert reason(SGObject(6, "car", ("red", "white")), "red") is None
+    assert reason(SGObject(7, "table", ("wood", "wooden")), "wooden") == (
+        "negate_attribute_implied_by_another"
+    )
+    assert reason(SGObject(7, "table", ("reddish", "red")), "red") == (
+        "negate_attribute_implied_by_another"
+    )
+    assert reason(SGObject(8, "rope", ("tan", "tangled")), "tan") is None
+    # "tall, dark and yellow light" -> "tall and yellow light that is not dark": a comma fewer
+    light = SGObject(9, "light", ("tall", "dark", "yellow"))
+    assert reason(light, "dark") == "negate_attribute_in_list"
+
+
+def test_a_relationship_the_caption_says_again_is_not_negated():
+    """ "building has glass window, the building has another glass window": negating one says
+    and denies the same of the building."""
+    from crepe_datasets.scenegraph.types import SceneGraph
+
+    building = SGObject(1, "building", ("orange",))
+    windows = [SGObject(2, "window", ("glass",)), SGObject(3, "window", ("glass",))]
+    rels = [Relationship(1, "has", 2), Relationship(1, "has", 3)]
+    sub = SceneGraph([building, *windows], rels)
+    drops = DropLog()
+    cands = negate_negatives(sub, GraphIndex(sub), random.Random(0), 10, drops)
+    assert all(c.rule != "negate:relationship" for c in cands)
+    checks = drops.to_dict()["productivity_negative_checks"]
+    assert checks["negate_relationship_restated_in_caption"] == 2
