@@ -461,13 +461,22 @@ def _words(text: str) -> frozenset[str]:
 
 def _described(c: TextNegative, described: Sequence[frozenset[str]]) -> bool:
     """Whether one description of the image holds every word of the negative's changed compound
-    (its foil and the words it was paired with): "silver spoon on a plate" may make "the spoon
-    is silver" true though the scene graph gives the spoon no colour. Conservative: the words
-    need not be related in the description."""
+    (its foil and the words it was paired with), an object's name or a WordNet synonym of it:
+    "silver spoon on a plate" may make "the spoon is silver" true though the scene graph gives
+    the spoon no colour, "large black leather sofa" "the couch is black leather". Conservative:
+    the words need not be related in the description."""
+    from crepe_datasets.generators.negatives.foils import synonyms
+
     if c.exchange is None:
         return False
-    needed = {w for a in c.graph.atoms() for w in a.text.lower().split()}
-    return any(needed <= d for d in described)
+    needed: list[list[frozenset[str]]] = []  # each: word sets, one of which a text must hold
+    for a in c.graph.atoms():
+        text = a.text.lower()
+        if a.type == "object":
+            needed.append([frozenset(n.split()) for n in {text} | synonyms(text)])
+        else:
+            needed += [[frozenset({w})] for w in text.split()]
+    return any(all(any(ws <= d for ws in req) for req in needed) for d in described)
 
 
 def _state(score: float, base: float, tie: float = 0.0) -> int:

@@ -111,6 +111,32 @@ def test_a_description_states_a_count_in_words() -> None:
     assert _described(chairs, described) and not _described(benches, described)
 
 
+def test_a_description_names_the_object_by_a_synonym() -> None:
+    """VG image 91: "large black leather sofa" makes "the couch is black leather" possibly true
+    (annotators disagree on its colour); a multi-word name needs all its words."""
+    from crepe_datasets.builders.systematicity.negatives import _described, _words
+
+    described = [_words("large black leather sofa"), _words("a red stop sign")]
+    couch = SceneGraph([SGObject(0, "couch", ("black", "leather"))], [])
+    black = TextNegative(
+        "atom", "atom:attribute", "couch is black leather", couch, ("black",),
+        ("attribute", "brown", "black"),
+    )  # fmt: skip
+    assert _described(black, described)
+    sign = SceneGraph([SGObject(0, "stop sign", ("red",))], [])
+    red = TextNegative(
+        "atom", "atom:attribute", "the stop sign is red", sign, ("red",),
+        ("attribute", "white", "red"),
+    )  # fmt: skip
+    assert _described(red, described)
+    blue = SceneGraph([SGObject(0, "stop sign", ("blue",))], [])
+    blue_text = TextNegative(
+        "atom", "atom:attribute", "the stop sign is blue", blue, ("blue",),
+        ("attribute", "white", "blue"),
+    )  # fmt: skip
+    assert not _described(blue_text, described)
+
+
 def test_a_third_judge_compares_what_other_images_state(pool_index) -> None:  # noqa: F811
     """HN-ATOM candidates carry a third mark: whether a human graph of another image states
     their compounds, against the caption (so that chosen foils are as attested as truths)."""
