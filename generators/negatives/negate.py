@@ -19,7 +19,7 @@ tan. So every rule below looks at every thing of the negated object's kind the c
   "wood table that is not wooden"): :func:`attribute_negation_reason`.
 * ``negate:relationship`` — predicate ``p`` of ``s → o`` becomes "not p" ("boy not on grass").
   Invalid when another relationship of the subgraph says ``p`` of ``s`` and a thing named as
-  ``o`` (the text would say and deny it), when ``G`` has another relationship from the same
+  ``o``, or its converse of ``o`` and ``s`` (the text would say and deny it), when ``G`` has another relationship from the same
   subject to the same object, when the crop shows another thing of ``s``'s kind that ``G``
   does not link so to a thing of ``o``'s kind ("another picture not on the wall"), or when
   the rest of the subgraph is found in ``G`` on other objects between which ``p`` is not
@@ -146,20 +146,27 @@ def relationship_negation_valid(
 def _restated(sub: SceneGraph, rel: Relationship) -> bool:
     """Whether another relationship of the subgraph says ``rel`` of the same subject and a
     thing of the same name ("building has glass window, the building has another glass
-    window"): negating one would leave the text saying and denying it."""
-    from crepe_datasets.generators.negatives.kinds import predicate_meaning
+    window"), or says it the other way round between the same two things ("shelf with the book,
+    the book on the shelf"): negating one would leave the text saying and denying it."""
+    from crepe_datasets.generators.negatives.kinds import predicate_meaning, reverse_variants
 
     by_id = sub.object_by_id()
     name = by_id[rel.object].name if rel.object in by_id else None
     meaning = predicate_meaning(rel.predicate)
-    return any(
-        r is not rel
-        and r.subject == rel.subject
-        and predicate_meaning(r.predicate) == meaning
-        and r.object in by_id
-        and by_id[r.object].name == name
-        for r in sub.relationships
-    )
+    converse = reverse_variants(rel.predicate)
+    for r in sub.relationships:
+        if r is rel:
+            continue
+        if (
+            r.subject == rel.subject
+            and predicate_meaning(r.predicate) == meaning
+            and r.object in by_id
+            and by_id[r.object].name == name
+        ):
+            return True
+        if (r.subject, r.object) == (rel.object, rel.subject) and r.predicate in converse:
+            return True
+    return False
 
 
 def negate_negatives(

@@ -153,3 +153,17 @@ def test_a_relationship_the_caption_says_again_is_not_negated():
     assert all(c.rule != "negate:relationship" for c in cands)
     checks = drops.to_dict()["productivity_negative_checks"]
     assert checks["negate_relationship_restated_in_caption"] == 2
+
+
+def test_a_relationship_the_caption_says_the_other_way_round_is_not_negated():
+    """ "shelf with the book, the book not on the shelf" says and denies that the book is on
+    the shelf."""
+    from crepe_datasets.scenegraph.types import SceneGraph
+
+    shelf, book = SGObject(1, "shelf", ()), SGObject(2, "book", ())
+    sub = SceneGraph([shelf, book], [Relationship(1, "with", 2), Relationship(2, "on", 1)])
+    drops = DropLog()
+    cands = negate_negatives(sub, GraphIndex(sub), random.Random(0), 10, drops)
+    assert all(c.rule != "negate:relationship" for c in cands)
+    checks = drops.to_dict()["productivity_negative_checks"]
+    assert checks["negate_relationship_restated_in_caption"] == 2
