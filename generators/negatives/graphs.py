@@ -33,8 +33,8 @@ Edge = tuple[str, str, "str | None"]
 MAX_STEPS = 50_000
 # A thing a region shows: at least this share of its box inside (:meth:`GraphIndex.kin_things`)
 VISIBLE_SHARE = 0.5
-# Two boxes of one kind overlapping this much are one thing annotated twice (as the object
-# foils' rule for one thing under two names)
+# Two boxes overlapping this much are one thing annotated twice (:meth:`GraphIndex.kin_things`;
+# HN-SWAP's two names of one thing; HN-COMP-MATCHED's own boxes)
 SAME_THING_IOU = 0.5
 
 
