@@ -90,9 +90,10 @@ def _same_stem(a: str, b: str) -> bool:
 def attribute_negation_reason(obj: SGObject, attribute: str) -> str | None:
     """Why negating ``attribute`` of ``obj`` makes no false text, whatever the image (``None``
     when it may): one of a list of attributes (:data:`LIST_ATTRIBUTES`), a count ("chair that
-    is not four"), a noun of several words or a plural one
-    ("monitor that is not central processing unit", "floor that is not tiles"; one noun is a
-    material: "table that is not wood"), or an attribute another of the object's implies or is implied by
+    is not four"), words with a noun WordNet knows only as one, or a plural noun ("monitor that
+    is not central processing unit", "advertisement that is not pharmacy sign", "floor that is
+    not tiles"; one noun is a material: "table that is not wood"; "navy blue" is a colour), or
+    an attribute another of the object's implies or is implied by
     ("navy blue chair that is not blue", "dark green awning that is not green")."""
     from crepe_datasets.generators.negatives.foils import colour_family, colour_sense, noun_only
     from crepe_datasets.scenegraph.lexicon import singularize
@@ -103,9 +104,11 @@ def attribute_negation_reason(obj: SGObject, attribute: str) -> str | None:
         return "negate_attribute_count"
     if len(obj.attributes) >= LIST_ATTRIBUTES:
         return "negate_attribute_in_list"
-    head = singularize(words[-1])
-    if (len(words) > 1 or head != words[-1]) and noun_only(head):  # one word: a material
-        return "negate_attribute_noun"
+    if colour_sense(attribute) is None:  # "navy blue", "brick red" are colours
+        singular = [singularize(w) for w in words]
+        plural = len(words) == 1 and singular[0] != words[0]
+        if (len(words) > 1 or plural) and any(noun_only(w) for w in singular):
+            return "negate_attribute_noun"  # one word: a material ("table that is not wood")
     family = colour_family(attribute)
     for other in obj.attributes:
         if other == attribute:

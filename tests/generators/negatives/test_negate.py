@@ -124,6 +124,9 @@ def test_attributes_whose_negation_is_never_false():
     monitor = SGObject(3, "monitor", ("central processing unit", "black"))
     assert reason(monitor, "central processing unit") == "negate_attribute_noun"
     assert reason(SGObject(4, "floor", ("tiles",)), "tiles") == "negate_attribute_noun"
+    advert = SGObject(5, "advertisement", ("pharmacy sign",))
+    assert reason(advert, "pharmacy sign") == "negate_attribute_noun"
+    assert reason(SGObject(6, "chair", ("navy blue",)), "navy blue") is None  # a colour
     assert reason(SGObject(1, "chair", ("metal", "blue")), "metal") is None  # a material
     assert reason(SGObject(5, "table", ("wood", "brown")), "wood") is None
     assert reason(SGObject(6, "car", ("red", "white")), "red") is None
