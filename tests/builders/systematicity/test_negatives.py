@@ -100,15 +100,21 @@ def test_a_description_states_a_count_in_words() -> None:
     # VG image 35: "two chairs are in the picture" makes "there are two chairs in the picture"
     # (the object foil of "there are two desks …") true; the parser writes the count as "2"
     described = [_words("two chairs are in the picture"), _words("books are on one desk")]
-    chairs = TextNegative(
-        "atom", "atom:object", "there are two chairs in the picture",
-        SceneGraph([SGObject(0, "chair", ("2",))], []), ("chair",), ("object", "desk", "chair"),
-    )  # fmt: skip
-    benches = TextNegative(
-        "atom", "atom:object", "there are two benches in the picture",
-        SceneGraph([SGObject(0, "bench", ("2",))], []), ("bench",), ("object", "desk", "bench"),
-    )  # fmt: skip
+    chairs = _one_object_negative("there are two chairs in the picture", "chair", ("2",), "desk")
+    benches = _one_object_negative("there are two benches in the picture", "bench", ("2",), "desk")
     assert _described(chairs, described) and not _described(benches, described)
+
+
+def _one_object_negative(
+    text: str, name: str, attributes: tuple[str, ...], truth: str, foil: str | None = None
+) -> TextNegative:
+    """A negative whose graph is one object; ``foil`` an attribute foil (default: the object's
+    name replaced ``truth``)."""
+    graph = SceneGraph([SGObject(0, name, attributes)], [])
+    if foil is None:
+        return TextNegative("atom", "atom:object", text, graph, (name,), ("object", truth, name))
+    exchange = ("attribute", truth, foil)
+    return TextNegative("atom", "atom:attribute", text, graph, (foil,), exchange)
 
 
 def test_a_description_names_the_object_by_a_synonym() -> None:
@@ -117,24 +123,14 @@ def test_a_description_names_the_object_by_a_synonym() -> None:
     from crepe_datasets.builders.systematicity.negatives import _described, _words
 
     described = [_words("large black leather sofa"), _words("a red stop sign")]
-    couch = SceneGraph([SGObject(0, "couch", ("black", "leather"))], [])
-    black = TextNegative(
-        "atom", "atom:attribute", "couch is black leather", couch, ("black",),
-        ("attribute", "brown", "black"),
-    )  # fmt: skip
-    assert _described(black, described)
-    sign = SceneGraph([SGObject(0, "stop sign", ("red",))], [])
-    red = TextNegative(
-        "atom", "atom:attribute", "the stop sign is red", sign, ("red",),
-        ("attribute", "white", "red"),
-    )  # fmt: skip
+    couch = _one_object_negative(
+        "couch is black leather", "couch", ("black", "leather"), "brown", "black"
+    )
+    assert _described(couch, described)
+    red = _one_object_negative("the stop sign is red", "stop sign", ("red",), "white", "red")
     assert _described(red, described)
-    blue = SceneGraph([SGObject(0, "stop sign", ("blue",))], [])
-    blue_text = TextNegative(
-        "atom", "atom:attribute", "the stop sign is blue", blue, ("blue",),
-        ("attribute", "white", "blue"),
-    )  # fmt: skip
-    assert not _described(blue_text, described)
+    blue = _one_object_negative("the stop sign is blue", "stop sign", ("blue",), "white", "blue")
+    assert not _described(blue, described)
 
 
 def test_a_third_judge_compares_what_other_images_state(pool_index) -> None:  # noqa: F811
