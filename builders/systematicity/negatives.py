@@ -94,8 +94,6 @@ STRICT_TYPES = ("atom",)
 CHECK_STAGE = "systematicity_negative_checks"
 # words WordNet knows as nouns only that do not modify a noun after them ("at the table")
 NOT_MODIFIERS = frozenset({"a", "an", "are", "at", "has", "have", "its", "or"})
-# words that put what follows them under a negation (:func:`_negated`)
-NEGATION_WORDS = frozenset({"no", "not", "without", "none", "nothing", "never", "nobody"})
 SET_SIZES = {"atom": 4, "comp": 6, "comp_matched": 6}
 WAIT_ROUNDS = 16  # passes over the sets waiting for a balanced choice (choose)
 CANDIDATE_FACTOR = 3
@@ -205,8 +203,9 @@ def _compound_attribute(caption: str, attribute: str) -> bool:
 def _negated(caption: str) -> bool:
     """Whether the caption negates something ("desk with no drawers"): a foil under the
     negation ("desk with no bags") makes a text true of an image that lacks the foil."""
-    words = {w.strip(".,;:!?'\"") for w in caption.lower().split()}
-    return bool(words & NEGATION_WORDS) or "n't" in caption.lower()
+    from crepe_datasets.generators.balance.blind import NEGATION
+
+    return NEGATION.search(caption) is not None or "n't" in caption.lower()
 
 
 def candidates_for(

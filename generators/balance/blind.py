@@ -114,7 +114,9 @@ SET_CUES = {
 }
 # Families whose R@1 is the best of several cues (keys ``family:cue:direction``)
 BEST_OF = ("formatting", "set_structure")
-_NEGATION = re.compile(r"\b(no|not|never|nothing|none|nobody|without|n't)\b", re.IGNORECASE)
+#: Words that negate what follows them (the ``no_negation`` cue; systematicity refuses HN-ATOM
+#: foils in a caption that has one)
+NEGATION = re.compile(r"\b(no|not|never|nothing|none|nobody|without|n't)\b", re.IGNORECASE)
 
 
 def _split_key(split: str) -> tuple:
@@ -196,7 +198,7 @@ class BlindAuditor:
         self.scorers: dict[str, Callable[[str], float]] = {
             "word_frequency": word_frequency_score,
             "ngram_lm": self.lm.score,
-            "no_negation": lambda t: -float(len(_NEGATION.findall(t))),
+            "no_negation": lambda t: -float(len(NEGATION.findall(t))),
         }
 
     def add(self, result: BlindResult, texts: Sequence[str]) -> None:

@@ -132,8 +132,9 @@ def _ends_noun_phrase(word: str) -> bool:
 
 def _first_head(body: str) -> tuple[str, int]:
     """The last word of the first noun phrase of ``body`` and the index of the word after it:
-    the word before its first stop word other than "and", finite verb or participle ("youn man
-    wearing glasses": "man"), or a word that ends with a comma; the last word when none does."""
+    the word before its first stop word that ends one (:func:`_ends_noun_phrase`), finite verb
+    or participle ("youn man wearing glasses": "man"), or a word that ends with a comma; the
+    last word when none does."""
     words = body.lower().split(" ")
     for i, word in enumerate(words):
         if i == 0:
