@@ -40,6 +40,7 @@ from crepe_datasets.builders.productivity.items import (
 )
 from crepe_datasets.builders.productivity.rows import item_record, record_rows, split_name
 from crepe_datasets.builders.productivity.sampler import MIN_N
+from crepe_datasets.generators.balance.attestation import PairAttestation
 from crepe_datasets.generators.balance.refine import (
     RefineState,
     RefineStats,
@@ -54,7 +55,7 @@ from crepe_datasets.scenegraph.types import SceneGraph
 
 # The layout of a chunk result; part of a run's key (``run.json``), so a resumed build never
 # reads chunks written in another layout. 2: rows as compact item records (:func:`item_record`).
-CHUNK_FORMAT = 2
+CHUNK_FORMAT = 3
 
 _STATE: dict[str, dict[str, Any]] = {}
 
@@ -174,6 +175,8 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
         for g, f in graphs
     ]
     refine_state = RefineState(one_atom=s.one_atom_sets)
+    if s.refine:  # how often the chunk's other images state each pair: a third judge
+        refine_state.attestation = PairAttestation((g.image_id, g) for g, _ in graphs)
     vocab = None
     if s.refine and s.foil_cap is not None:  # the walks are known: so are the positives' words
         positives = Counter(

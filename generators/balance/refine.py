@@ -54,12 +54,13 @@ from __future__ import annotations
 import functools
 import json
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from crepe_datasets.generators.balance.attestation import PairAttestation
 from crepe_datasets.generators.balance.items import Negative, RenderedItem
 from crepe_datasets.generators.negatives.atom import atom_groups
 from crepe_datasets.generators.negatives.foil_balance import (
@@ -142,24 +143,22 @@ class Balance:
 State = tuple[int, ...]
 
 
-def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
-    """Every ``counts`` with ``0 <= counts[i] <= caps[i]`` and ``sum(counts) == total``, in the
-    order of ``itertools.product`` (only the tuples that sum to ``total`` are made)."""
-    if not caps:
-        if total == 0:
-            yield ()
-        return
-    rest = sum(caps[1:])
-    for first in range(max(0, total - rest), min(caps[0], total) + 1):
-        for tail in _compositions(total - first, caps[1:]):
-            yield (first, *tail)
-
-
 @functools.lru_cache(maxsize=1024)  # bounded: a matrix has up to 1,287 rows
 def _count_matrix(caps: tuple[int, ...], k: int) -> np.ndarray:
-    """:func:`_compositions` of ``k`` under ``caps`` as rows of a matrix (product order)."""
-    rows = list(_compositions(k, list(caps)))
-    return np.array(rows, dtype=np.int64).reshape(len(rows), len(caps))
+    """Every ``counts`` with ``0 <= counts[i] <= caps[i]`` and ``sum(counts) == k``, as rows of
+    a matrix in the order of ``itertools.product``. Built one group at a time, keeping only the
+    partial rows that can still sum to ``k``."""
+    rows = np.zeros((1, 0), dtype=np.int64)
+    sums = np.zeros(1, dtype=np.int64)
+    rest = sum(caps)
+    for cap in caps:
+        rest -= cap
+        values = np.arange(cap + 1, dtype=np.int64)
+        grown = (sums[:, None] + values[None, :]).ravel()  # each row, then each value
+        keep = (grown <= k) & (grown + rest >= k)
+        rows = np.hstack([np.repeat(rows, cap + 1, axis=0), np.tile(values, len(rows))[:, None]])
+        rows, sums = rows[keep], grown[keep]
+    return rows if k == 0 or caps else rows[:0]
 
 
 @functools.lru_cache(maxsize=4096)  # bounded: memory stays flat over long builds
@@ -243,6 +242,8 @@ class RefineState:
     ledger: FoilLedger | None = None
     joint: dict[str, JointSets] | None = None
     one_atom: bool = False  # HN-ATOM candidates come in one-atom groups (``--one-atom-sets``)
+    # a third judge: how often other images' annotations state each text's pairs
+    attestation: PairAttestation | None = None
 
 
 def refine(
@@ -318,6 +319,10 @@ def _refine_group(
     c["candidates"] += len(pool)
     balance = state.balances[(t, r.item.n)]
     states = _states(r, pool, scorers)
+    if state.attestation is not None:
+        graphs = (_negative_graph(neg) for neg in pool)
+        marks = state.attestation.marks(r.item.graph, graphs, r.item.image_id)
+        states = [(*st, mark) for st, mark in zip(states, marks, strict=True)]
     chosen = choose_balanced(states, k, balance.seen % (k + 1), balance)  # type: ignore[arg-type]
     if chosen is None:
         c["sets_without_balanced_choice"] += 1

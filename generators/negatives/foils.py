@@ -444,8 +444,15 @@ def _clean(original: str, foils: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=100_000)
 def _noun_senses(word: str) -> frozenset:
     return frozenset(wordnet().synsets(word.replace(" ", "_"), pos="n"))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _first_noun_sense(word: str) -> tuple:
+    """The most frequent noun sense of ``word`` (none or one)."""
+    return tuple(wordnet().synsets(word.replace(" ", "_"), pos="n")[:1])
 
 
 #: The lexicographer files of the noun senses that a picture can show as an object or a place,
@@ -585,7 +592,7 @@ PERSON_SEX_AGE: dict[str, tuple[str | None, str | None]] = {
 
 def _person(word: str) -> bool:
     """Whether the word's most frequent noun sense is a person."""
-    first = wordnet().synsets(word.replace(" ", "_"), pos="n")[:1]
+    first = _first_noun_sense(word)
     return bool(first) and first[0].lexname() == "noun.person"
 
 
@@ -626,8 +633,7 @@ def coreference_reason(truth: str, foil: str) -> str | None:
     """
     if _noun_senses(truth) & _noun_senses(foil):
         return "atom_object_foil_may_name_the_same_thing"
-    first = wordnet().synsets(truth.replace(" ", "_"), pos="n")[:1]
-    other = wordnet().synsets(foil.replace(" ", "_"), pos="n")[:1]
+    first, other = _first_noun_sense(truth), _first_noun_sense(foil)
     if set(first) & _first_noun_family(foil) or set(other) & _first_noun_family(truth):
         return "atom_object_foil_may_name_the_same_thing"
     if tangible_senses(foil) & tangible_ancestors(truth) or tangible_senses(

@@ -43,6 +43,7 @@ from crepe_datasets.scenegraph.lexicon import canonical_spelling
 SYNONYM_SENSES = 3
 
 
+@functools.lru_cache(maxsize=100_000)
 def head(name: str) -> str:
     """The head word of a name (its last word) as a noun lemma ("curtains" -> curtain)."""
     last = name.split()[-1] if name.split() else name

@@ -16,7 +16,7 @@ from crepe_datasets.builders.productivity.build import prepare_graph
 from crepe_datasets.builders.productivity.chunks import paused_gc
 from crepe_datasets.builders.productivity.items import sample_items
 from crepe_datasets.builders.productivity.sampler import _Walk, sample_walks, walk_rng
-from crepe_datasets.generators.balance.refine import _compositions
+from crepe_datasets.generators.balance.refine import _count_matrix
 from crepe_datasets.generators.captions.coverage import missing_atoms
 from crepe_datasets.generators.captions.template import template_caption
 from crepe_datasets.infra.provenance import DropLog
@@ -73,13 +73,19 @@ def _plain_missing_atoms(caption: str, graph: SceneGraph) -> list[Atom]:
     return out
 
 
-def test_compositions_are_the_product_tuples_that_sum_to_k():
+def _compositions(k: int, caps: list[int]) -> list[tuple[int, ...]]:
+    """The product tuples under ``caps`` that sum to ``k``, in product order."""
+    return [c for c in itertools.product(*(range(x + 1) for x in caps)) if sum(c) == k]
+
+
+def test_count_matrix_rows_are_the_product_tuples_that_sum_to_k():
     rng = random.Random(0)
     for _ in range(500):
         caps = [rng.randint(0, 5) for _ in range(rng.randint(0, 7))]
         k = rng.randint(0, 6)
-        product = [c for c in itertools.product(*(range(x + 1) for x in caps)) if sum(c) == k]
-        assert list(_compositions(k, caps)) == product
+        rows = _count_matrix(tuple(caps), k)
+        assert rows.shape == (len(_compositions(k, caps)), len(caps))
+        assert [tuple(r) for r in rows.tolist()] == _compositions(k, caps)
 
 
 def test_complexity_counts_atoms_and_shared_walk_facts_give_the_same_walks():
