@@ -29,10 +29,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from crepe_datasets.generators.negatives import from_compact
+from crepe_datasets.generators.negatives.comp_matched import NEGATIVES as MATCHED_NEGATIVES
 from crepe_datasets.scenegraph.seen import SeenTables, atom_key, compound_key, split_of
 from crepe_datasets.validation.invariants import InvariantReport
 
-SET_SIZES = {"hn_atom": 4, "hn_comp": 6, "hn_comp_matched": 6}
+SET_SIZES = {"hn_atom": 4, "hn_comp": 6, "hn_comp_matched": MATCHED_NEGATIVES}
 MATCHED = "hn_comp_matched"
 
 

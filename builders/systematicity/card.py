@@ -34,11 +34,14 @@ MATCHED = (
     "Visual Genome graph on objects at least half inside the region (colour–object captions "
     "and compounds only: colours exclude each other, other attributes and relations taken from "
     "the image were often true when read; atoms, and for SC the compound, seen by the corpus, "
-    "so the split stays the caption's). Each of its 6 negatives is HN-COMP with foils drawn from the image's true "
-    'compounds ("the car is pink and the plate is white" against "the car is white and the '
-    "plate is pink\"): every text of a set carries the caption's atoms and two atoms of the "
+    "so the split stays the caption's). Each of its 3 negatives is HN-COMP with foils drawn from the image's true "
+    'compounds ("the car is pink and the plate is white" against "the car is grey and the '
+    "cup is pink\"): every text of a set carries the caption's atoms and two atoms of the "
     "image's true compounds, written by the same edit of the caption, either conjunct first by "
-    "coin flip; only the binding differs. Both conjuncts of every negative are false of the full "
+    "coin flip; only the binding differs. No colour or object name other than the caption's is "
+    "in two texts of a set, so no text shares a phrase with another (with six negatives drawn "
+    "from a few compounds, the negatives repeated each other's phrases and the positive was the "
+    "odd one out). Both conjuncts of every negative are false of the full "
     "image graph (predicates by verb lemma, attributes with their synonyms), and a colour is put "
     "on another object only where the graph gives every object of that name a colour, never on "
     "a generic, mass or plural name. Only "

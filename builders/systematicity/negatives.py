@@ -14,7 +14,7 @@ Only captions of the two seen-atom splits whose graph has exactly one compound g
 4. The rest are ordered by the plausibility ranker (a masked LM with ``--mlm``, else
    :class:`~crepe_datasets.generators.balance.frequency_lm.FrequencyLMRanker`), most plausible
    first, and the ``k`` of the retrieval set (k = 4 for HN-ATOM, 6 for HN-COMP: sets of 1 + 4
-   and 1 + 6 as in the paper) are chosen by the productivity's adversarial refinement
+   and 1 + 6 as in the paper; 3 for our HN-COMP-MATCHED) are chosen by the productivity's adversarial refinement
    (:mod:`crepe_datasets.generators.balance.refine`): the positive's rank among them under
    word frequency and the ranker is balanced over the sets of a type *within each split*
    (seen / unseen compounds, the subsets results are reported for, as productivity balances
@@ -54,6 +54,7 @@ from crepe_datasets.generators.negatives.atom import (
     graph_compounds,
 )
 from crepe_datasets.generators.negatives.comp import TextNegative, comp_negatives
+from crepe_datasets.generators.negatives.comp_matched import NEGATIVES as MATCHED_NEGATIVES
 from crepe_datasets.generators.negatives.comp_matched import MatchedSet, matched_set
 from crepe_datasets.generators.negatives.foil_balance import (
     DEFAULT_CAP,
@@ -89,12 +90,13 @@ LM_SHIFT = 0.075
 ATTESTATION_TIE = 1.0
 # types whose unbalanced sets are dropped. HN-COMP keeps its best choice (its length cue leaves
 # no balanced one); so does HN-COMP-MATCHED, whose sets are few (a colour–object caption with
-# six foil pairs) and share all their words: dropping unbalanced ones halved it on the sample
+# three foil colours and names of its own) and share their words: dropping unbalanced ones
+# halved it on the sample
 STRICT_TYPES = ("atom",)
 CHECK_STAGE = "systematicity_negative_checks"
 # words WordNet knows as nouns only that do not modify a noun after them ("at the table")
 NOT_MODIFIERS = frozenset({"a", "an", "are", "at", "has", "have", "its", "or"})
-SET_SIZES = {"atom": 4, "comp": 6, "comp_matched": 6}
+SET_SIZES = {"atom": 4, "comp": 6, "comp_matched": MATCHED_NEGATIVES}
 WAIT_ROUNDS = 16  # passes over the sets waiting for a balanced choice (choose)
 CANDIDATE_FACTOR = 3
 ATOM_CANDIDATE_FACTOR = 6  # more HN-ATOM candidates, so the balanced choice has room

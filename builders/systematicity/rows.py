@@ -7,7 +7,8 @@ Configs:
 * ``hn_atom`` — splits ``seen_compounds``, ``unseen_compounds``: one-compound captions with
   exactly 4 HN-ATOM negatives (retrieval among 1 + 4);
 * ``hn_comp`` — the same splits, exactly 6 HN-COMP negatives (retrieval among 1 + 6);
-* ``hn_comp_matched`` (our extension, not the paper's) — the same splits and set size, but the
+* ``hn_comp_matched`` (our extension, not the paper's) — the same splits, 3 negatives (retrieval
+  among 1 + 3: no foil colour or name is in two texts of a set), and the
   positive also joins two compounds: ``caption`` is the region's caption joined with a second
   compound true of the image, and the negatives are HN-COMP whose foils are the atoms of the
   image's other true compounds (:mod:`crepe_datasets.generators.negatives.comp_matched`), so
@@ -44,9 +45,10 @@ DESCRIPTIONS = {
     "hn_atom": "1 caption + 4 HN-ATOM negatives (one atom replaced by an antonym or co-hyponym)",
     "hn_comp": "1 caption + 6 HN-COMP negatives (the compound's atoms split over two compounds, "
     "each completed with a foil)",
-    "hn_comp_matched": "our extension: 1 positive + 6 HN-COMP negatives that all join two "
+    "hn_comp_matched": "our extension: 1 positive + 3 HN-COMP negatives that all join two "
     "compounds (the caption and a second compound true of the image; negatives take their foils "
-    "from the image's other true compounds), so length and 'and' tell nothing",
+    "from the image's other true compounds, each colour and name in one text only), so length, "
+    "'and' and shared phrases tell nothing",
 }
 
 

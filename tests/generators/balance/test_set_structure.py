@@ -7,7 +7,12 @@ import ast
 import csv
 
 from crepe_datasets.generators.balance.blind import audit_sets
-from crepe_datasets.generators.balance.set_structure import SET_JUDGES, shared, unique_words
+from crepe_datasets.generators.balance.set_structure import (
+    SET_JUDGES,
+    shared,
+    unique,
+    unique_words,
+)
 from tests.conftest import require_shared
 
 STAR = [  # CREPE's release style: each negative changes a different atom of the positive
@@ -48,7 +53,7 @@ def _best(texts: list[str]) -> dict[str, int]:
 
 def test_star_sets_give_the_positive_away():
     assert unique_words(STAR)[0] == 0 and all(s == -1 for s in unique_words(STAR)[1:])
-    assert _best(STAR) == {"unique_words": 0, "shared_1": 0, "shared_2": 0}
+    assert _best(STAR) == {"unique_words": 0, "unique_3": 0, "shared_1": 0, "shared_2": 0}
 
 
 def test_symmetric_sets_tie_every_judge():
@@ -64,6 +69,22 @@ def test_symmetric_sets_tie_every_judge():
 def test_shared_counts_other_texts_only():
     assert shared(1)(["a b", "a c"]) == [0.5, 0.5]
     assert shared(2)(["a b", "x y"]) == [0.0, 0.0]
+
+
+def test_a_text_whose_phrases_no_other_text_repeats_is_found():
+    """Negatives that reuse each other's compounds ("the car is white", "the cup is pink")
+    beside a positive whose compounds are its own: every word is in two texts or more, so the
+    word judges tie; the trigram judge's lowest score is the positive."""
+    texts = [
+        "the car is pink and the plate is white",
+        "the car is white and the cup is pink",
+        "the car is white and the plate is pink",
+        "the car is grey and the cup is pink",
+        "the car is grey and the plate is pink",
+    ]
+    assert len(set(unique_words(texts))) == 1
+    scores = unique(3)(texts)
+    assert scores[0] < min(scores[1:]) and len(set(scores[1:])) == 1
 
 
 def test_blind_audit_reports_the_family_as_its_best_cue():

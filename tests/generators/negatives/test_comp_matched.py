@@ -64,7 +64,7 @@ def vg_sets():
 def test_positive_true_negatives_false(vg_sets) -> None:
     sets, _ = vg_sets
     found = [s for s in sets if s[4] is not None]
-    assert len(found) >= 20, len(found)
+    assert len(found) >= 10, len(found)
     for caption, sub, g, box, m in found:
         second = compound_graph(m.second)
         # the positive: the region's caption and its second compound, which holds in G (and
@@ -74,7 +74,11 @@ def test_positive_true_negatives_false(vg_sets) -> None:
         assert m.positive.startswith(f"{caption} and ") or m.positive.endswith(f" and {caption}")
         assert Counter(sub.atoms()) - Counter(m.graph.atoms()) == Counter()
         assert len(m.graph.compounds()) == 2 and m.second in m.graph.compounds()
-        assert len(m.candidates) >= 6
+        assert len(m.candidates) >= 3
+        # each foil colour and name in one text of the set only, none the second compound's
+        colours = [neg.foils[0] for neg in m.candidates] + [m.second.parts[0]]
+        names = [neg.foils[1] for neg in m.candidates] + [m.second.parts[1]]
+        assert len(set(colours)) == len(colours) and len(set(names)) == len(names)
         for neg in m.candidates:
             # false of the whole image: as written, and with predicates and attributes normalized
             assert not g.holds(neg.graph) and not normalized_index(g).holds(neg.graph)
@@ -105,7 +109,7 @@ def test_every_conjunct_of_a_negative_is_false_and_foils_come_from_the_pool(vg_s
             assert neg.foils[0] in firsts and neg.foils[1] in seconds
             assert neg.text in texts
             checked += 1
-    assert checked > 100
+    assert checked > 50
 
 
 def test_drops_are_counted_and_sets_are_deterministic(vg_sets) -> None:
@@ -113,7 +117,7 @@ def test_drops_are_counted_and_sets_are_deterministic(vg_sets) -> None:
     missing = sum(1 for s in sets if s[4] is None)
     counts = drops.to_dict()["systematicity_comp_matched"]
     assert missing > 0 and sum(counts.values()) >= missing
-    assert counts["matched_fewer_than_6_foil_pairs"] > 0
+    assert counts["matched_fewer_distinct_foils_than_negatives"] > 0
     caption, sub, g, box, _ = next(s for s in sets if s[4] is not None)
     again = matched_set(caption, sub, g, random.Random("x"), 18, None, box)
     same = matched_set(caption, sub, g, random.Random("x"), 18, None, box)
