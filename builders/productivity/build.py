@@ -141,8 +141,9 @@ def _card(s: ProductivitySettings, llm: bool) -> CardInfo:
                 if s.mlm
                 else "(word frequency + a word-bigram LM of COCO captions, no masked LM)"
             )
-            + "; negatives are chosen so that these text-only scorers prefer the positive no "
-            "more often than chance (see the blind-baseline audit below).",
+            + "; negatives are chosen so that these text-only scorers, and how often other images' "
+            "annotations state each text's word pairs, prefer the positive no more often than "
+            "chance (see the blind-baseline audit below).",
             "Template captions are plain, list-like English; they test the atoms, not the style.",
         ),
         citations=(citations.CREPE,),
