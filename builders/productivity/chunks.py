@@ -54,7 +54,8 @@ from crepe_datasets.infra.provenance import DropLog, atomic_path
 from crepe_datasets.scenegraph.types import SceneGraph
 
 # The layout of a chunk result; part of a run's key (``run.json``), so a resumed build never
-# reads chunks written in another layout. 2: rows as compact item records (:func:`item_record`).
+# reads chunks written in another layout. 2: rows as compact item records (:func:`item_record`);
+# 3: negatives chosen with the attestation judge (a chunk of 2 holds other choices).
 CHUNK_FORMAT = 3
 
 _STATE: dict[str, dict[str, Any]] = {}

@@ -23,6 +23,12 @@ rank among them is balanced under the generation-time blind scorers:
    negatives (stage ``productivity_refinement``, reason ``<type>_no_balanced_choice``, one
    count per candidate), so its row leaves that config (and ``hn_all``), not the dataset.
 
+With a :class:`~crepe_datasets.generators.balance.attestation.PairAttestation`
+(:attr:`RefineState.attestation`; productivity sets it per chunk), a third judge marks each
+candidate too: whether other images' annotations state its word pairs more or less often than
+the positive's. Its marks join the scorers' in steps 3 and 4, so negatives said more often than
+their positive are chosen as often as negatives said less often.
+
 Before step 3, HN-ATOM pools pass the foil ledger
 (:mod:`crepe_datasets.generators.negatives.foil_balance`, one per chunk): only
 candidates that keep every word's foil and truth uses balanced within the ledger's cap, and no
@@ -236,13 +242,13 @@ class RefineState:
     """What the refinement carries from set to set in one chunk: the balances per (type,
     complexity), the foil ledger (``None``: no foil balance), shared with the HN-ATOM
     generator so that it proposes foils the ledger can take, and the chosen sets per type for
-    the joint rebalancing of :func:`finish` (``None``: none)."""
+    the joint rebalancing of :func:`finish` (``None``: none), and the third judge (``None``:
+    the scorers alone)."""
 
     balances: dict[tuple[str, int], Balance] = field(default_factory=lambda: defaultdict(Balance))
     ledger: FoilLedger | None = None
     joint: dict[str, JointSets] | None = None
     one_atom: bool = False  # HN-ATOM candidates come in one-atom groups (``--one-atom-sets``)
-    # a third judge: how often other images' annotations state each text's pairs
     attestation: PairAttestation | None = None
 
 
