@@ -78,16 +78,15 @@ class PairAttestation:
     ) -> float:
         """The attestation of a text's graph: ``log2(1 + n)`` summed over its pairs. ``memo``
         (``id(object) -> (object, its pairs' sum)``) reuses the objects a pool's graphs share."""
-        own, images, log = self.own.get(image_id, frozenset()), self.images, self._log
+        memo = {} if memo is None else memo
         total = 0.0
         for o in graph.objects:
-            seen = memo.get(id(o)) if memo is not None else None
+            seen = memo.get(id(o))
             if seen is None or seen[0] is not o:
-                pairs = object_pairs(o)
-                seen = (o, sum(log[images.get(p, 0) - (p in own)] for p in pairs))
-                if memo is not None:
-                    memo[id(o)] = seen
+                seen = memo[id(o)] = (o, sum(self.weight(p, image_id) for p in object_pairs(o)))
             total += seen[1]
+        # the relations' pairs, looked up inline: the only part computed for every candidate
+        own, images, log = self.own.get(image_id, frozenset()), self.images, self._log
         names = {o.id: o.name for o in graph.objects}
         for r in graph.relationships:
             subject, obj = names.get(r.subject), names.get(r.object)
