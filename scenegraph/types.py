@@ -132,14 +132,37 @@ class Box:
 
 
 @dataclass(frozen=True)
+class Description:
+    """A text a human wrote about an image: a region description with its box, or a question
+    and its answer (``box`` ``None``: about the whole image)."""
+
+    text: str
+    box: Box | None = None
+
+    def to_list(self) -> list[Any]:
+        return [self.text, self.box.to_list() if self.box is not None else None]
+
+    @classmethod
+    def from_list(cls, values: list[Any]) -> Description:
+        text, box = values
+        return cls(str(text), Box.from_list(box) if box is not None else None)
+
+
+@dataclass(frozen=True)
 class SGObject:
-    """An object node with its attributes and, for grounded graphs, its box."""
+    """An object node with its attributes and, for grounded graphs, its box.
+
+    ``aliases``: the other names an annotation gives the same box (Visual Genome's ``names``
+    after the first, e.g. "chair" / "couch" / "sofa"). The object is written by ``name``; the
+    aliases only tell the negative checks what else the box may be called.
+    """
 
     id: int
     name: str
     attributes: tuple[str, ...] = ()
     box: Box | None = None
     synset: str | None = None
+    aliases: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -285,6 +308,7 @@ class SceneGraph:
                     "attributes": list(o.attributes),
                     "box": o.box.to_list() if o.box is not None else None,
                     "synset": o.synset,
+                    **({"aliases": list(o.aliases)} if o.aliases else {}),
                 }
                 for o in self.objects
             ],
@@ -309,6 +333,7 @@ class SceneGraph:
                 tuple(o.get("attributes") or ()),
                 Box.from_list(o["box"]) if o.get("box") is not None else None,
                 o.get("synset"),
+                tuple(o.get("aliases") or ()),
             )
             for o in data.get("objects") or ()
         ]

@@ -134,7 +134,9 @@ def _card(s: ProductivitySettings, llm: bool) -> CardInfo:
         source_datasets=("Visual Genome",),
         limitations=(
             "Visual Genome annotations are incomplete: a negative may be true of the image when the "
-            "truth is not annotated (checks against the full image graph cannot see it).",
+            "truth is not annotated (checks against the full image graph, its objects' other "
+            "names and, where the folder has them, its region descriptions and questions cannot "
+            "see it).",
             "HN-ATOM foils are WordNet antonyms and co-hyponyms ordered by plausibility in context "
             + (
                 f"(masked LM `{s.mlm}`)"
@@ -173,7 +175,7 @@ def build_productivity(
     state = worker_state(s)  # fails early on a bad --llm/--nli/--mlm; reused in-process
     writers, models = state["writers"], dict(state["models"])
     scratch = _scratch(s)
-    chunk_dir = _chunk_folder(s, inputs.graphs, inputs.image_data)
+    chunk_dir = _chunk_folder(s, inputs.graphs, inputs.image_data, *inputs.descriptions)
     results = run_chunks(
         s, engine, inputs, open_tables(Path(scratch.name), s.min_n, s.max_n), chunk_dir
     )
@@ -215,7 +217,7 @@ def _manifest(
         seed=s.seed,
         models=models,
     )
-    manifest.add_inputs(inputs.graphs, inputs.image_data)
+    manifest.add_inputs(inputs.graphs, inputs.image_data, *inputs.descriptions)
     manifest.drops.merge(inputs.drops)
     return manifest
 

@@ -51,12 +51,17 @@ from crepe_datasets.generators.balance.refine import (
 from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
 from crepe_datasets.generators.negatives.joint_balance import PAIR_KINDS, graph_features
 from crepe_datasets.infra.provenance import DropLog, atomic_path
-from crepe_datasets.scenegraph.types import SceneGraph
+from crepe_datasets.scenegraph.types import Description, SceneGraph
+
+#: A chunk's record of one image: its graph dict, its image file and its descriptions (as
+#: :meth:`~crepe_datasets.scenegraph.types.Description.to_list` lists).
+Record = tuple[dict[str, Any], str, list[list[Any]]]
 
 # The layout of a chunk result; part of a run's key (``run.json``), so a resumed build never
 # reads chunks written in another layout. 2: rows as compact item records (:func:`item_record`);
-# 3: negatives chosen with the attestation judge (a chunk of 2 holds other choices).
-CHUNK_FORMAT = 3
+# 3: negatives chosen with the attestation judge (a chunk of 2 holds other choices); 4: foils
+# checked against the images' descriptions and the objects' aliases.
+CHUNK_FORMAT = 4
 
 _STATE: dict[str, dict[str, Any]] = {}
 
@@ -154,13 +159,13 @@ def chunk_path(folder: Path, index: int) -> Path:
     return folder / f"chunk-{index:06d}.json.gz"
 
 
-def process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
-    """The rows, counts and drops of one chunk of ``(graph dict, image file)`` records."""
+def process_chunk(s: Any, records: list[Record]) -> dict[str, Any]:
+    """The rows, counts and drops of one chunk of records."""
     with paused_gc():
         return _process_chunk(s, records)
 
 
-def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
+def _process_chunk(s: Any, records: list[Record]) -> dict[str, Any]:
     state = worker_state(s)
     writers = state["writers"]
     drops, stats = DropLog(), RefineStats()
@@ -170,7 +175,8 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
     def writer_for(n: int) -> str:
         return "llm" if "llm" in writers and n > MIN_N else "template"
 
-    graphs = [(clean_graph(SceneGraph.from_dict(graph), drops), f) for graph, f in records]
+    graphs = [(clean_graph(SceneGraph.from_dict(graph), drops), f) for graph, f, _ in records]
+    said = [[Description.from_list(d) for d in texts] for _, _, texts in records]
     walked = [
         (g, sample_walk_items(g, f, complexities, s.seed, s.walks, writer_for, drops))
         for g, f in graphs
@@ -194,8 +200,8 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
             if f[0] in PAIR_KINDS
         )
     rendered: list = []
-    for g, items in walked:  # image by image, so each image's foils see the ledger so far
-        add_candidates(
+    for (g, items), descriptions in zip(walked, said, strict=True):  # image by image, so
+        add_candidates(  # each image's foils see the ledger so far
             items,
             g,
             s.seed,
@@ -206,6 +212,7 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
             vocab=vocab,
             forecast=k,
             same_atom=k if s.one_atom_sets else 0,
+            descriptions=descriptions,
         )
         done = render_items(items, writers, drops)
         drop_other_captions(done, drops)
@@ -233,7 +240,7 @@ def _process_chunk(s: Any, records: list[tuple[dict[str, Any], str]]) -> dict[st
 def run_chunk(
     settings: dict[str, Any],
     index: int,
-    records: list[tuple[dict[str, Any], str]] | None,
+    records: list[Record] | None,
     folder: str,
 ) -> str:
     """Engine task: process a chunk (unless its result is already on disk); return its path."""

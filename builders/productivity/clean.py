@@ -180,31 +180,47 @@ def clean_attributes(obj_name: str, attributes: tuple[str, ...], drops: DropLog,
     return tuple(kept)
 
 
+def clean_object_name(
+    raw: str, synset: str | None, drops: DropLog, where: str
+) -> tuple[str, str | None] | None:
+    """An object name and its synset after the rules of the module docstring, or ``None``
+    after counting why the name is unusable. An object's aliases go through the same rules,
+    with a scratch log: a dropped alias drops nothing of the object."""
+    name = clean_phrase(normalize_object(raw), "object_name", drops)
+    head = head_name(name)
+    if head != name:
+        drops.repair(STAGE, "object_name_phrase_to_head")
+        name, synset = normalize_object(head), head_synset(head, synset)
+    reason = None
+    if not name:
+        reason = "object_name_empty"
+    elif all(function_word(w) for w in name.split()):
+        reason = "object_name_function_word"
+    elif colour_word_name(name, synset):
+        reason = "object_name_colour_word"
+    elif adjective_name(name, synset):
+        reason = "object_name_adjective"
+    if reason is not None:
+        drops.drop(STAGE, reason, where if reason == "object_name_empty" else f"{where}: {name!r}")
+        return None
+    return spelled(name, "object_name", drops), synset
+
+
 def clean_graph(g: SceneGraph, drops: DropLog) -> SceneGraph:
     """A copy of ``g`` with clean names, attributes and predicates (see the module docstring)."""
     where = f"image {g.image_id}"
     objects: list[SGObject] = []
     for o in g.objects:
-        name = clean_phrase(normalize_object(o.name), "object_name", drops)
-        head, synset = head_name(name), o.synset
-        if head != name:
-            drops.repair(STAGE, "object_name_phrase_to_head")
-            name, synset = normalize_object(head), head_synset(head, o.synset)
-        if not name:
-            drops.drop(STAGE, "object_name_empty", f"{where} object {o.id}")
+        cleaned = clean_object_name(o.name, o.synset, drops, f"{where} object {o.id}")
+        if cleaned is None:
             continue
-        if all(function_word(w) for w in name.split()):
-            drops.drop(STAGE, "object_name_function_word", f"{where} object {o.id}: {name!r}")
-            continue
-        if colour_word_name(name, synset):
-            drops.drop(STAGE, "object_name_colour_word", f"{where} object {o.id}: {name!r}")
-            continue
-        if adjective_name(name, synset):
-            drops.drop(STAGE, "object_name_adjective", f"{where} object {o.id}: {name!r}")
-            continue
-        name = spelled(name, "object_name", drops)
+        name, synset = cleaned
         attrs = clean_attributes(name, o.attributes, drops, where)
-        objects.append(SGObject(o.id, name, attrs, o.box, synset))
+        aliases = dict.fromkeys(
+            c[0] for a in o.aliases if (c := clean_object_name(a, None, DropLog(), where))
+        )
+        aliases.pop(name, None)
+        objects.append(SGObject(o.id, name, attrs, o.box, synset, tuple(aliases)))
     by_id = {o.id: o for o in objects}
     ids = set(by_id)
     rels: list[Relationship] = []

@@ -47,7 +47,7 @@ from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import negate_negatives
 from crepe_datasets.generators.negatives.swap import swap_negatives
 from crepe_datasets.infra.provenance import DropLog
-from crepe_datasets.scenegraph.types import SceneGraph
+from crepe_datasets.scenegraph.types import Description, SceneGraph
 
 NEG_STAGE = "productivity_negatives"
 NEGATE_CANDIDATES = 8  # HN-NEG is not refined: k plus a few spares for dropped texts
@@ -120,8 +120,11 @@ def add_candidates(
     vocab: Counter | None = None,
     forecast: int = 0,
     same_atom: int = 0,
+    descriptions: Sequence[Description] = (),
 ) -> None:
-    """Each item's negative candidates (HN-ATOM, HN-SWAP, HN-NEG) from the image graph ``g``.
+    """Each item's negative candidates (HN-ATOM, HN-SWAP, HN-NEG) from the image graph ``g``
+    and the texts people wrote of the image (``descriptions``: its region descriptions and
+    questions, evidence the negative checks read, :class:`GraphIndex`).
 
     ``ranker`` (``rank(sentences) -> scores``) orders HN-ATOM foils by plausibility in context.
     ``ledger`` (the refinement's, :mod:`crepe_datasets.generators.negatives.foil_balance`)
@@ -132,7 +135,7 @@ def add_candidates(
     an item's HN-ATOM candidates all replace one atom
     (:func:`~crepe_datasets.generators.negatives.atom.atom_negatives`).
     """
-    index = GraphIndex(g)
+    index = GraphIndex(g, descriptions)
     ledger = ledger.copy() if ledger is not None else None
     for item in items:
         n, k, sub = item.n, item.walk, item.graph

@@ -31,6 +31,8 @@ from crepe_datasets.builders.productivity.spool import SpooledRows
 from crepe_datasets.generators.balance.refine import RefineStats
 from crepe_datasets.infra.errors import CrepeInputError
 from crepe_datasets.infra.provenance import DropLog
+from crepe_datasets.scenegraph.vg.descriptions import FILES as DESCRIPTION_FILES
+from crepe_datasets.scenegraph.vg.descriptions import ImageDescriptions
 from crepe_datasets.scenegraph.vg.folder import vg_files
 from crepe_datasets.scenegraph.vg.images import ImageInfo
 
@@ -48,6 +50,8 @@ class VGInputs:
     Attributes:
         graphs: ``scene_graphs.json``.
         image_data: ``image_data.json``.
+        descriptions: the folder's region descriptions and questions that the negative checks
+            read (:mod:`crepe_datasets.scenegraph.vg.descriptions`), those present.
         infos: every image of ``image_data.json``, by string id.
         drops: the build's drop log (already holding the drops of ``image_data.json``).
     """
@@ -56,6 +60,7 @@ class VGInputs:
     image_data: Path
     infos: dict[str, ImageInfo]
     drops: DropLog
+    descriptions: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,8 @@ def read_inputs(s: ProductivitySettings) -> VGInputs:
     if not MIN_N <= s.min_n <= s.max_n <= MAX_N:
         raise CrepeInputError(f"complexities must satisfy {MIN_N} <= min_n <= max_n <= {MAX_N}.")
     drops = DropLog()
-    return VGInputs(graphs, image_data, read_image_data(image_data, drops), drops)
+    texts = tuple(p for f in DESCRIPTION_FILES if (p := graphs.parent / f).is_file())
+    return VGInputs(graphs, image_data, read_image_data(image_data, drops), drops, texts)
 
 
 def open_tables(scratch: Path, min_n: int, max_n: int) -> Tables:
@@ -130,21 +136,32 @@ def _chunks(it: Iterator[Any], size: int) -> Iterator[list[Any]]:
 
 
 def _tasks(s: ProductivitySettings, inputs: VGInputs, chunk_dir: Path) -> Iterator[tuple]:
-    """The engine's tasks: one per chunk of images, without its records when already done."""
+    """The engine's tasks: one per chunk of images, without its records when already done.
+
+    A record is ``(graph dict, image file, descriptions)``, the descriptions as
+    :meth:`~crepe_datasets.scenegraph.types.Description.to_list` lists."""
     from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs
 
     settings = asdict(s)
     stream = iter_scene_graphs(inputs.graphs, inputs.drops, inputs.infos)
     if s.limit is not None:
         stream = itertools.islice(stream, s.limit)
+    texts = ImageDescriptions(inputs.graphs.parent, inputs.drops, inputs.infos)
     for index, chunk in enumerate(_chunks(stream, s.chunk_images)):
+        said = [texts.take(g.image_id) for g in chunk]  # read in step, even for a done chunk
         if chunk_path(chunk_dir, index).exists():
             yield (settings, index, None, str(chunk_dir))
             continue
         records = []
-        for g in chunk:
+        for g, descriptions in zip(chunk, said, strict=True):
             info = inputs.infos.get(str(g.image_id))
-            records.append((g.to_dict(), info.file_name if info else f"{g.image_id}.jpg"))
+            records.append(
+                (
+                    g.to_dict(),
+                    info.file_name if info else f"{g.image_id}.jpg",
+                    [d.to_list() for d in descriptions],
+                )
+            )
         yield (settings, index, records, str(chunk_dir))
 
 

@@ -15,16 +15,29 @@ Procedure (deterministic given ``rng``):
 3. A foil is invalid when the full image graph ``G`` could make it true:
 
    * the modified subgraph holds in ``G`` (:meth:`GraphIndex.holds`);
-   * attribute foil: the same object already has it in ``G``, or in the subgraph; another
-     object of its kind has it; for a subgraph of ``G``, a colour foil where the crop (the
-     union of its boxes) shows another thing of the kind with no colour annotated
-     (:meth:`GraphIndex.kin_things`). Not for a parsed caption graph, whose thing in ``G`` is
-     unknown: there, refusing a colour wherever the region shows two things of the kind, one
-     uncoloured, took 10–25% of the systematicity sets and raised the held-out VG LM
-     (pooled 0.13 → 0.25);
+   * attribute foil: the same object already has it in ``G``, or in the subgraph; it is a
+     neighbouring shade of a colour the object has (grey for white or black:
+     :func:`~crepe_datasets.generators.negatives.foils.neighbouring_shades`); another
+     object of its kind has it; a description of the image says it of a thing of the
+     object's kind (a region over the object's box, or a question and its answer: "the wall
+     is green", :meth:`GraphIndex.described_attribute`); for a subgraph of ``G``, the crop
+     (the whole image where it is unknown) shows another thing of the kind whose annotation
+     does not exclude the foil ("small mug" beside a mug of no stated size, a colour beside
+     an uncoloured one: :meth:`GraphIndex.open_kin`), or another thing of the kind of an
+     object the subgraph relates to this one with no such thing annotated for it that
+     excludes the foil ("man wearing blue shirt" beside a second man whose shirt is not
+     annotated: :meth:`GraphIndex.open_holder`). Not for a parsed caption graph, whose thing
+     in ``G`` is unknown: there, refusing a colour wherever the region shows two things of
+     the kind, one uncoloured, took 10–25% of the systematicity sets and raised the held-out
+     VG LM (pooled 0.13 → 0.25);
    * object foil: the crop shows a thing of the foil's kind (the whole image where the crop is
      unknown): "car in the photo" may be true of it whatever its relations, and the replaced
-     object's own box annotated under the foil's name is one of them; the foil may
+     object's own box annotated under the foil's name (or with it as another name,
+     :attr:`~crepe_datasets.scenegraph.types.SGObject.aliases`) is one of them; the crop shows
+     a thing of a more general kind that the foil may be ("man" where it shows a "person",
+     :meth:`GraphIndex.kind_of_shown`), or a whole the foil is part of ("palm" where it shows
+     a hand, :meth:`GraphIndex.whole_shown`); a region description within the crop names a thing of
+     the foil's kind ("a table is next to the couch", :meth:`GraphIndex.described_in`); the foil may
      name the same thing in some WordNet sense, a kind of it or a part or whole of it
      (:func:`~crepe_datasets.generators.negatives.foils.names_may_corefer`); or the object
      shares its name with another object of the subgraph, or the foil names one
@@ -53,9 +66,9 @@ from crepe_datasets.generators.negatives.foils import (
     attribute_foils,
     cohyponym_pool,
     colour_pool,
-    colour_sense,
     coreference_reason,
     keeps_references,
+    neighbouring_shades,
     object_foils,
     relation_foils,
 )
@@ -196,6 +209,12 @@ def _object_slot(
             return reason
         if g.kin_things(foil, None, region):  # "car in photo" where the crop shows a car
             return "atom_object_foil_shown_in_crop"
+        if g.kind_of_shown(foil, region):  # "a man" where the crop shows a "person"
+            return "atom_object_foil_may_name_crop_thing"
+        if g.whole_shown(foil, region):  # "a palm" where the crop shows a hand
+            return "atom_object_foil_part_of_crop_thing"
+        if g.described_in(foil, region):  # "a table is next to the couch", in the crop
+            return "atom_object_foil_described_in_crop"
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
         graph = replace_object(sub, new)
         if g.holds(graph):
@@ -243,6 +262,8 @@ def _attribute_slot(
             and ((vocab and vocab[("attribute", f)]) or (stated and _states(stated, compounds(f))))
         )
     antonyms = attribute_antonyms(original)
+    names = g.names(obj.id) if not parsed and obj.id in g.by_id else (obj.name,)
+    own = set(obj.attributes) | (g.attrs.get(obj.id, set()) if not parsed else set())
     n_antonyms = sum(1 for f in foils if f in antonyms)
 
     def context(attribute: str) -> str:
@@ -252,10 +273,16 @@ def _attribute_slot(
     def check(foil: str) -> NegativeCandidate | str:
         if foil in obj.attributes or g.has_attribute(obj.id, foil):
             return "atom_attribute_foil_already_holds"
+        if any(neighbouring_shades(foil, a) for a in own):  # "grey monitor" of a white one
+            return "atom_colour_foil_neighbouring_shade"
         if g.kind_has_attribute(obj.name, obj.synset, foil):  # another pole is black
             return "atom_attribute_foil_held_by_same_kind"
-        if not parsed and colour_sense(foil) and _uncoloured_kin_shown(g, obj, region):
-            return "atom_colour_foil_other_uncoloured"
+        if g.described_attribute(names, obj.box, foil):  # "the wall is green" in a region
+            return "atom_attribute_foil_described"
+        if not parsed and g.open_kin(obj, foil, region):  # a second mug of no stated size
+            return "atom_attribute_foil_open_for_kin"
+        if not parsed and g.open_holder(sub, obj, foil, region):  # a second man's shirt
+            return "atom_attribute_foil_open_for_holder_kin"
         attrs = list(obj.attributes)
         attrs[index] = foil
         graph = replace_object(sub, SGObject(obj.id, obj.name, tuple(attrs), obj.box, obj.synset))
@@ -272,16 +299,6 @@ def _attribute_slot(
         check,
         lambda f: [("attribute_object", f"{f} {obj.name}")],
         compounds,
-    )
-
-
-def _uncoloured_kin_shown(g: GraphIndex, obj: SGObject, region: Box | None) -> bool:
-    """Whether the region shows another thing of ``obj``'s kind with no colour annotated, which
-    may have any colour: "another silver chair" is possibly true where a second chair has none
-    (:meth:`GraphIndex.kin_things`)."""
-    return any(
-        not coloured and obj.id not in ids
-        for ids, coloured in g.kin_things(obj.name, obj.synset, region)
     )
 
 

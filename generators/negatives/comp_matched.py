@@ -12,7 +12,7 @@ text holds the caption's attribute and object plus an attribute and an object of
   from the caption's atoms and their WordNet synonyms, ``x`` names no object of ``G`` whose box
   overlaps one of the caption's objects with IoU ≥ 0.5 (the same thing under another name),
   ``x`` is neither a mass noun nor plural nor a generic name (:data:`GENERIC`) nor a person
-  (:func:`is_person`: a colour on a person reads as skin colour), its atoms (and,
+  (:func:`~crepe_datasets.generators.negatives.kinds.is_person`: a colour on a person reads as skin colour), its atoms (and,
   for a seen-compound caption, the compound: ``admit``) are seen by the training corpus, so
   the positive stays in the caption's split, and both edits below are placeable and false;
 * the **positive** joins the caption and the caption rewritten with both atoms of one pool
@@ -61,7 +61,6 @@ Every caption without a set, and every pool compound left out, is counted (stage
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 from collections.abc import Callable
@@ -71,10 +70,10 @@ from crepe_datasets.generators.negatives import replace_object
 from crepe_datasets.generators.negatives.comp import PUNCTUATION, TextNegative, union
 from crepe_datasets.generators.negatives.foils import colour_sense, synonyms
 from crepe_datasets.generators.negatives.graphs import SAME_THING_IOU, GraphIndex
+from crepe_datasets.generators.negatives.kinds import is_person
 from crepe_datasets.generators.negatives.senses import is_mass
 from crepe_datasets.generators.negatives.surface import find_atom, replace_atom
 from crepe_datasets.infra.provenance import DropLog
-from crepe_datasets.infra.resources import wordnet
 from crepe_datasets.scenegraph.lexicon import singularize
 from crepe_datasets.scenegraph.types import Box, Compound, SceneGraph, SGObject
 
@@ -160,6 +159,7 @@ def normalized_index(g: GraphIndex, ids: frozenset[int] | None = None) -> GraphI
                 tuple(sorted({w for a in o.attributes for w in synonyms(a)})),
                 o.box,
                 o.synset,
+                o.aliases,
             )
             for o in graph.objects
             if ids is None or o.id in ids
@@ -198,16 +198,6 @@ def _same_thing(g: GraphIndex, name: str, caption_names: set[str]) -> bool:
             if box is not None and any(m.iou(box) >= SAME_THING_IOU for m in mine):
                 return True
     return False
-
-
-@functools.lru_cache(maxsize=10_000)
-def is_person(name: str) -> bool:
-    """Whether ``name``'s most frequent noun sense is a person ("man", "girl") or it is
-    "person" / "people": a colour on a person reads as skin colour, never a fair foil."""
-    if name.split()[-1] in {"person", "people", "persons"}:
-        return True
-    senses = wordnet().synsets(name.replace(" ", "_"), pos="n")
-    return bool(senses) and senses[0].lexname() == "noun.person"
 
 
 def _coloured(n: GraphIndex, name: str) -> bool:

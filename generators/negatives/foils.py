@@ -521,6 +521,48 @@ def _linked(word: str, links: Callable) -> frozenset:
 
 
 @functools.lru_cache(maxsize=100_000)
+def wholes(word: str) -> frozenset:
+    """The names of the wholes that a thing called ``word`` is part of, up to
+    :data:`PART_WHOLE_LEVELS` levels ("palm": hand; "wheel": wheeled vehicle; "window":
+    building)."""
+    return frozenset(x.name() for x in _linked(word, _whole_links))
+
+
+@functools.lru_cache(maxsize=100_000)
+def whole_keys(whole: str) -> frozenset:
+    """The names of the tangible senses of ``whole`` and their ancestors: what :func:`wholes`
+    of its parts meet (:func:`part_of`)."""
+    return frozenset(x.name() for x in tangible_senses(whole) | tangible_ancestors(whole))
+
+
+def part_of(word: str, whole: str) -> bool:
+    """Whether a thing called ``word`` is a part of a thing called ``whole`` or of a kind of it
+    (:func:`wholes` against :func:`whole_keys`): a car has wheels, a hand a palm."""
+    return bool(wholes(word) & whole_keys(whole))
+
+
+#: The achromatic colours from light to dark; two next to each other are neighbouring shades
+#: (:func:`neighbouring_shades`).
+ACHROMATIC_SCALE = ("white.n.02", "gray.n.01", "black.n.01")
+
+
+@functools.lru_cache(maxsize=100_000)
+def neighbouring_shades(a: str, b: str) -> bool:
+    """Whether the colours ``a`` and ``b`` are next to each other on the scale of
+    :data:`ACHROMATIC_SCALE` (a colour counts as the step whose shade it is: "silver" as grey):
+    a white monitor in shadow reads grey and a grey one in dim light black, so two readers took
+    "grey monitor" of a white one for possibly true. White and black are no neighbours."""
+    steps = []
+    for word in (a, b):
+        family = colour_family(word)
+        step = next((i for i, c in enumerate(ACHROMATIC_SCALE) if c in family), None)
+        if step is None:
+            return False
+        steps.append(step)
+    return abs(steps[0] - steps[1]) == 1
+
+
+@functools.lru_cache(maxsize=100_000)
 def tangible_ancestors(word: str) -> frozenset:
     """The hypernyms (and instance hypernyms) of every tangible noun sense of ``word``
     (:data:`TANGIBLE_LEXFILES`), transitively."""

@@ -7,6 +7,12 @@ the object's attributes, and that carries every relationship of ``H'`` onto a re
 ``G`` with the same predicate. Rule-specific checks (e.g. "neither attribute already holds for
 the other object") are added by each generator.
 
+An object is matched under its name and under its aliases (the other names an annotation
+gives its box, :attr:`~crepe_datasets.scenegraph.types.SGObject.aliases`). The index may also
+hold the image's :class:`~crepe_datasets.scenegraph.types.Description` texts (Visual Genome
+region descriptions, questions and answers): what people wrote of the image is evidence too
+(:meth:`GraphIndex.described_attribute`, :meth:`GraphIndex.described_in`).
+
 The search is a small backtracking match (subgraphs have at most 12 atoms). When it would
 take more than ``max_steps`` steps the answer is "holds" — the conservative choice, which drops
 the candidate rather than risk keeping a true "negative".
@@ -14,18 +20,26 @@ the candidate rather than risk keeping a true "negative".
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from crepe_datasets.generators.negatives.kinds import (
+    ancestors,
+    attribute_forms,
     attribute_says,
-    is_kind_of,
+    general_senses,
+    is_person,
+    kind_keys,
     predicate_says,
     predicate_variants,
     reverse_variants,
     same_kind,
+    says_in,
+    vacuous,
 )
-from crepe_datasets.scenegraph.types import Box, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Box, Description, SceneGraph, SGObject
 
 #: A relation of an object to a neighbour: ``(predicate, neighbour name, neighbour synset)``.
 Edge = tuple[str, str, "str | None"]
@@ -36,12 +50,16 @@ VISIBLE_SHARE = 0.5
 # Two boxes overlapping this much are one thing annotated twice (:meth:`GraphIndex.kin_things`;
 # HN-SWAP's two names of one thing; HN-COMP-MATCHED's own boxes)
 SAME_THING_IOU = 0.5
+# A region description speaks of an object when the smaller of their two boxes lies at least
+# this much inside the other (:meth:`GraphIndex.described_attribute`)
+DESCRIBED_OVERLAP = 0.5
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)?")
 
 
 class GraphIndex:
     """Look-ups over the full image graph ``G`` (names, attributes, relations by pair)."""
 
-    def __init__(self, graph: SceneGraph) -> None:
+    def __init__(self, graph: SceneGraph, descriptions: Sequence[Description] = ()) -> None:
         self.graph = graph
         self.memo: dict[tuple, Any] = {}  # checks that depend only on G and their key
         self.by_id: dict[int, SGObject] = graph.object_by_id()
@@ -50,7 +68,17 @@ class GraphIndex:
         }
         self.by_name: dict[str, list[int]] = defaultdict(list)
         for o in graph.objects:
-            self.by_name[o.name].append(o.id)
+            for name in dict.fromkeys((o.name, *o.aliases)):
+                self.by_name[name].append(o.id)
+        # each description's box and words, and the descriptions by the kind keys of their
+        # words (:meth:`_mentions`), once
+        self.descriptions: list[tuple[Box | None, frozenset[str]]] = [
+            (d.box, frozenset(_WORD.findall(d.text.lower()))) for d in descriptions
+        ]
+        self._by_word: dict[str, list[int]] = defaultdict(list)
+        for i, (_, words) in enumerate(self.descriptions):
+            for w in words:
+                self._by_word[w].append(i)
         self.triples: set[tuple[int, str, int]] = set()
         self.pair_predicates: dict[tuple[int, int], set[str]] = defaultdict(set)
         self.out_edges: dict[int, list[tuple[str, int]]] = defaultdict(list)
@@ -87,12 +115,141 @@ class GraphIndex:
         key = ("kin", name, synset)
         found = self.memo.get(key)
         if found is None:
+            if vacuous(name):  # "a black thing": anything
+                found = self.memo[key] = tuple(o.id for o in self.graph.objects)
+                return found
+            from crepe_datasets.generators.negatives.foils import tangible_senses
+
+            same = self._name_index("kind", kind_keys)  # same kind by name, aliases too
+            below = self._name_index("ancestors", ancestors)  # a kind of it
+            ids = {oid for k in kind_keys(name) for oid, _ in same.get(k, ())}
+            ids |= {oid for s in tangible_senses(name) for oid, _ in below.get(s.name(), ())}
+            if synset:
+                ids |= {o.id for o in self.graph.objects if o.synset == synset}
+            found = self.memo[key] = tuple(o.id for o in self.graph.objects if o.id in ids)
+        return found
+
+    def names(self, oid: int) -> tuple[str, ...]:
+        """The object's name and aliases."""
+        o = self.by_id[oid]
+        return (o.name, *o.aliases)
+
+    def kind_of_shown(self, name: str, region: Box | None = None) -> bool:
+        """Whether ``region`` (the whole image without one) shows an object whose name or alias
+        names a more general kind than ``name``, which a thing called ``name`` may be
+        (:func:`~crepe_datasets.generators.negatives.kinds.may_be`): "a man" where the crop
+        shows a "person" of no stated gender."""
+        key = ("kind_of", name)
+        if key not in self.memo:
+            index = self._name_index("general", general_senses)
+            self.memo[key] = sorted(
+                {
+                    oid
+                    for sense in ancestors(name) & index.keys()
+                    for oid, n in index[sense]
+                    if n != name and not same_kind(n, name)
+                }
+            )
+        return self._any_shown(key, region)
+
+    def whole_shown(self, name: str, region: Box | None = None) -> bool:
+        """Whether ``region`` (the whole image without one) shows a thing that a thing called
+        ``name`` is part of (:func:`~crepe_datasets.generators.negatives.foils.part_of`): "a
+        palm" where the crop shows a hand, "a wheel" where it shows a car."""
+        from crepe_datasets.generators.negatives.foils import whole_keys, wholes
+
+        key = ("wholes_of", name)
+        if key not in self.memo:
+            index = self._name_index("wholes", whole_keys)
+            self.memo[key] = sorted(
+                {oid for sense in wholes(name) & index.keys() for oid, _ in index[sense]}
+            )
+        return self._any_shown(key, region)
+
+    def _name_index(self, kind: str, keys: Any) -> dict[Any, list[tuple[int, str]]]:
+        """``(object id, name)`` of every name and alias of ``G`` by each of ``keys(name)``,
+        built once per ``kind``: one look-up per key finds the objects a word may name."""
+        index = self.memo.get(("index", kind))
+        if index is None:
+            index = self.memo[("index", kind)] = defaultdict(list)
+            for o in self.graph.objects:
+                for n in (o.name, *o.aliases):
+                    for k in keys(n):
+                        index[k].append((o.id, n))
+        return index
+
+    def _any_shown(self, key: tuple, region: Box | None) -> bool:
+        """Whether ``region`` shows one of the objects whose ids :attr:`memo` keeps at ``key``."""
+        ids = self.memo[key]
+        if not ids:
+            return False
+        found = self.memo.get((*key, region))
+        if found is None:
+            found = self.memo[(*key, region)] = any(_shows(region, self.by_id[i].box) for i in ids)
+        return found
+
+    def _mentions(self, name: str) -> tuple[int, ...]:
+        """The descriptions that have a word for a thing of ``name``'s kind (:func:`same_kind`,
+        through the index of :func:`~crepe_datasets.generators.negatives.kinds.kind_keys`)."""
+        key = ("mentions", name)
+        found = self.memo.get(key)
+        if found is None:
+            by_key = self.memo.get(("index", "words"))
+            if by_key is None:  # the descriptions' words by their kind keys, once
+                by_key = self.memo[("index", "words")] = defaultdict(list)
+                for w in self._by_word:
+                    for k in kind_keys(w):
+                        by_key[k].append(w)
             found = self.memo[key] = tuple(
-                o.id
-                for o in self.graph.objects
-                if same_kind(name, o.name, synset, o.synset) or is_kind_of(o.name, name)
+                sorted(
+                    {
+                        i
+                        for k in kind_keys(name)
+                        for w in by_key.get(k, ())
+                        for i in self._by_word[w]
+                    }
+                )
             )
         return found
+
+    def described_attribute(self, names: Sequence[str], box: Box | None, attribute: str) -> bool:
+        """Whether a description says ``attribute`` of a thing called one of ``names``: it has
+        a word for the thing's kind and a word that says the attribute
+        (:func:`attribute_says`), and it is a question and answer (about the whole image) or a
+        region whose box and ``box`` mostly overlap (:data:`DESCRIBED_OVERLAP`). "The wall is
+        green" and "what colour is the wall? green" make "a green wall" possibly true whatever
+        colour the wall object is annotated with."""
+        done = self.memo.get(("described", tuple(names), box, attribute))
+        if done is not None:
+            return done
+        key = ("described", tuple(names), box)
+        said = self.memo.get(key)
+        if said is None:  # the words of the descriptions that speak of the thing, once
+            words = {
+                w
+                for i in {i for n in names for i in self._mentions(n)}
+                for w in self.descriptions[i][1]
+                if (where := self.descriptions[i][0]) is None
+                or box is None
+                or where.intersection_area(box) >= DESCRIBED_OVERLAP * min(where.area, box.area)
+            }
+            forms = [attribute_forms(w) for w in words]  # as attribute_says reads each word
+            said = self.memo[key] = (
+                frozenset().union(*(f for f, _ in forms)),
+                frozenset().union(*(c for _, c in forms)),
+            )
+        done = self.memo[(*key, attribute)] = says_in(*said, attribute)
+        return done
+
+    def described_in(self, name: str, region: Box | None = None) -> bool:
+        """Whether a region description within ``region`` (at least :data:`VISIBLE_SHARE` of
+        its box inside; every region description without one) has a word for a thing of
+        ``name``'s kind: "a table is next to the couch" shows a couch whatever the objects are
+        called. Questions and answers, about the whole image, are not counted."""
+        return any(
+            (where := self.descriptions[i][0]) is not None and _shows(region, where)
+            for i in self._mentions(name)
+        )
 
     def kind_has_attribute(self, name: str, synset: str | None, attribute: str) -> bool:
         """Whether an object of ``G`` of the kind of ``name`` has an attribute that says
@@ -104,26 +261,19 @@ class GraphIndex:
 
     def kin_things(
         self, name: str, synset: str | None, region: Box | None = None
-    ) -> list[tuple[frozenset[int], bool]]:
+    ) -> list[frozenset[int]]:
         """The things of ``G`` of the kind of ``name`` (:meth:`kin`) that ``region`` shows (at
         least :data:`VISIBLE_SHARE` of the box inside; all of them without a region or a box),
         each as the ids of its boxes (boxes of one kind with IoU ≥ :data:`SAME_THING_IOU` are
-        one thing annotated twice) and whether any of them has a colour attribute."""
+        one thing annotated twice)."""
         key = ("kin_things", name, synset, region)
         found = self.memo.get(key)
         if found is not None:
             return found
-        from crepe_datasets.generators.negatives.foils import colour_sense
-
-        def shown(o: SGObject) -> bool:
-            box = o.box
-            if region is None or box is None or box.area <= 0:
-                return True
-            return box.intersection_area(region) >= VISIBLE_SHARE * box.area
 
         things: list[list[SGObject]] = []
         for o in (self.by_id[i] for i in self.kin(name, synset)):
-            if not shown(o):
+            if not _shows(region, o.box):
                 continue
             same = next(
                 (
@@ -141,28 +291,78 @@ class GraphIndex:
             else:
                 same.append(o)
 
-        def coloured(members: list[SGObject]) -> bool:
-            return any(
-                colour_sense(w) for m in members for a in self.attrs[m.id] for w in a.split()
-            )
-
-        found = self.memo[key] = [(frozenset(m.id for m in ms), coloured(ms)) for ms in things]
+        found = self.memo[key] = [frozenset(m.id for m in ms) for ms in things]
         return found
 
-    def _linked(self, oid: int, edge: Edge, outgoing: bool) -> bool:
-        """Whether ``oid`` has the relation ``edge`` (``oid`` its subject when ``outgoing``) to
-        an object of the neighbour's kind, by a predicate of the same meaning or, the other way
+    def contradicts(self, oid: int, attribute: str) -> bool:
+        """Whether ``G`` gives object ``oid`` an attribute that excludes ``attribute``: one of
+        its foils (an antonym, or another basic colour for a colour:
+        :func:`~crepe_datasets.generators.negatives.foils.attribute_foils`), or one of whose
+        foils it is. Visual Genome leaves most attributes unannotated: "white outlet" said of
+        an outlet with no colour in ``G`` may well be true; said of a brown one it is false."""
+        from crepe_datasets.generators.negatives.foils import attribute_foils
+
+        own = self.attrs.get(oid, frozenset())
+        if attribute in own:
+            return False
+        foils = set(attribute_foils(attribute))
+        return any(b in foils or attribute in attribute_foils(b) for b in own)
+
+    def open_kin(self, obj: SGObject, attribute: str, region: Box | None = None) -> bool:
+        """Whether ``region`` (the whole image without one) shows another thing of ``obj``'s
+        kind (:meth:`kin_things`) that ``attribute`` may fit, no box of it having an attribute
+        that excludes it (:meth:`contradicts`): "small coffee mug" where a second mug has no
+        size annotated, "silver chair" beside a chair with no colour."""
+        return any(
+            obj.id not in ids and not any(self.contradicts(i, attribute) for i in ids)
+            for ids in self.kin_things(obj.name, obj.synset, region)
+        )
+
+    def open_holder(
+        self, sub: SceneGraph, obj: SGObject, attribute: str, region: Box | None = None
+    ) -> bool:
+        """Whether ``region`` shows another person of the kind of one that ``sub`` relates to
+        ``obj`` ("man" in "man wearing shirt") with no thing of ``obj``'s kind that ``G`` relates
+        to them so and that excludes ``attribute``: the second man's shirt, not annotated, may be
+        the foil's colour. Only people (:func:`~crepe_datasets.generators.negatives.kinds.is_person`):
+        what one person wears or has, another has too, and Visual Genome annotates it for few."""
+        by_id = sub.object_by_id()
+        for r in sub.relationships:
+            holder = by_id.get(r.subject)
+            if r.object != obj.id or holder is None or holder.id == obj.id:
+                continue
+            if not is_person(holder.name):
+                continue
+            edge = (r.predicate, obj.name, obj.synset)
+            for ids in self.kin_things(holder.name, holder.synset, region):
+                if holder.id in ids:
+                    continue
+                held = [t for i in ids for t in self._neighbours(i, edge, True)]
+                if not held or not all(self.contradicts(t, attribute) for t in held):
+                    return True
+        return False
+
+    def _neighbours(self, oid: int, edge: Edge, outgoing: bool) -> list[int]:
+        """The objects of the edge's kind that ``oid`` has the relation ``edge`` to (``oid``
+        its subject when ``outgoing``), by a predicate of the same meaning or, the other way
         round, by a converse one."""
         predicate, name, synset = edge
         others = set(self.kin(name, synset))
         forward, backward = predicate_variants(predicate), reverse_variants(predicate)
-        out = self.out_edges.get(oid, ())
-        inc = self.in_edges.get(oid, ())
         if not outgoing:
             forward, backward = backward, forward
-        return any(t in others and predicate_says(p, forward) for p, t in out) or any(
-            s in others and predicate_says(p, backward) for s, p in inc
-        )
+        out = [
+            t for p, t in self.out_edges.get(oid, ()) if t in others and predicate_says(p, forward)
+        ]
+        out += [
+            s for s, p in self.in_edges.get(oid, ()) if s in others and predicate_says(p, backward)
+        ]
+        return out
+
+    def _linked(self, oid: int, edge: Edge, outgoing: bool) -> bool:
+        """Whether ``oid`` has the relation ``edge`` to an object of the neighbour's kind
+        (:meth:`_neighbours`)."""
+        return bool(self._neighbours(oid, edge, outgoing))
 
     def linked(self, oid: int, edge: Edge) -> bool:
         """Whether ``G`` links object ``oid`` to an object of the edge's kind by its predicate,
@@ -301,6 +501,14 @@ class GraphIndex:
                 if not keep_s or not keep_o:
                     return False
         return True
+
+
+def _shows(region: Box | None, box: Box | None) -> bool:
+    """Whether ``region`` shows a thing in ``box``: at least :data:`VISIBLE_SHARE` of the box
+    inside (always without a region or a box)."""
+    if region is None or box is None or box.area <= 0:
+        return True
+    return box.intersection_area(region) >= VISIBLE_SHARE * box.area
 
 
 class _TooManySteps(Exception):

@@ -69,6 +69,16 @@ def _same_name_kind(a: str, b: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=100_000)
+def kind_keys(name: str) -> frozenset:
+    """Keys of ``name``'s kind: two names are of one kind by name (:func:`same_kind` without
+    synsets) exactly when their keys meet. Its head word and the names of the synonym senses of
+    the name and its head (strings: they hash fast); an index of the keys finds every word of a
+    kind at once."""
+    h = head(name)
+    return frozenset({f"head:{h}", *(x.name() for x in _senses(name) | _senses(h))})
+
+
 def same_kind(a: str, b: str, a_synset: str | None = None, b_synset: str | None = None) -> bool:
     """Whether a thing called ``a`` and one called ``b`` are of one kind (module docstring)."""
     if a_synset and b_synset and a_synset == b_synset:
@@ -89,6 +99,41 @@ def is_kind_of(name: str, general: str) -> bool:
         return True
     own = tangible_ancestors(name) or tangible_ancestors(head(name))  # "mouse pad": pad
     return bool(tangible_senses(general) & own)
+
+
+@functools.lru_cache(maxsize=100_000)
+def ancestors(name: str) -> frozenset:
+    """The names of the ancestors of ``name``'s tangible noun senses (those of its head word
+    where the name has none: "mouse pad": pad)."""
+    from crepe_datasets.generators.negatives.foils import tangible_ancestors
+
+    return frozenset(x.name() for x in tangible_ancestors(name) or tangible_ancestors(head(name)))
+
+
+@functools.lru_cache(maxsize=100_000)
+def general_senses(name: str) -> frozenset:
+    """The names of the :data:`SYNONYM_SENSES` most frequent noun senses of ``name``, of any
+    kind, as a general kind that other things may be (:func:`may_be`); none for a vacuous
+    word."""
+    return frozenset() if vacuous(name) else frozenset(x.name() for x in _senses(name))
+
+
+def may_be(name: str, general: str) -> bool:
+    """Whether a thing called ``general`` may be a ``name``: one of ``general``'s
+    :func:`general_senses` is an ancestor of one of ``name``'s (:func:`ancestors`: "a person"
+    may be a man, "a vehicle" a van). Vacuous words ("thing") are left to :func:`is_kind_of`,
+    which reads them the other way."""
+    return bool(general_senses(general) & ancestors(name))
+
+
+@functools.lru_cache(maxsize=10_000)
+def is_person(name: str) -> bool:
+    """Whether ``name``'s most frequent noun sense is a person ("man", "girl") or it is
+    "person" / "people": a colour on a person reads as skin colour, never a fair foil."""
+    if name.split()[-1] in {"person", "people", "persons"}:
+        return True
+    senses = wordnet().synsets(name.replace(" ", "_"), pos="n")
+    return bool(senses) and senses[0].lexname() == "noun.person"
 
 
 #: How deep below ``entity.n.01`` a noun sense of a physical entity may be for the noun to name
@@ -133,6 +178,28 @@ def attribute_says(attribute: str, foil: str) -> bool:
     ):
         return True
     return _shade_of(attribute, foil) or any(_shade_of(w, foil) for w in words if w != attribute)
+
+
+@functools.lru_cache(maxsize=100_000)
+def attribute_forms(attribute: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What :func:`attribute_says` reads of an annotated ``attribute``: its spellings (and those
+    of its words, for a phrase) and the colour senses among them. The union of several
+    attributes' forms says ``foil`` when :func:`says_in` finds it: one of them says it."""
+    from crepe_datasets.generators.negatives.foils import colour_sense
+
+    words = attribute.replace("-", " ").split()
+    parts = words if len(words) > 1 else []
+    forms = {attribute, canonical_spelling(attribute) or attribute}
+    forms.update(x for w in parts for x in (w, canonical_spelling(w) or w))
+    colours = {colour_sense(w) for w in (attribute, *words)} - {None}
+    return frozenset(forms), frozenset(colours)
+
+
+def says_in(forms: frozenset[str], colours: frozenset[str], foil: str) -> bool:
+    """Whether attributes of the joined :func:`attribute_forms` say ``foil``."""
+    from crepe_datasets.generators.negatives.foils import colour_family
+
+    return bool(attribute_variants(foil) & forms) or bool(colour_family(foil) & colours)
 
 
 @functools.lru_cache(maxsize=200_000)

@@ -61,7 +61,7 @@ def attribute_negation_valid(
     for gid in g.by_name.get(obj.name, ()):
         if gid != obj.id and attribute not in g.attrs[gid]:
             return False
-    for ids, _ in g.kin_things(obj.name, obj.synset, region):
+    for ids in g.kin_things(obj.name, obj.synset, region):
         if obj.id not in ids and not any(attribute in g.attrs[i] for i in ids):
             return False
     return True
@@ -138,7 +138,7 @@ def relationship_negation_valid(
     subject, obj = by_id.get(rel.subject), by_id.get(rel.object)
     if region is not None and subject is not None and obj is not None:
         edge = (rel.predicate, obj.name, obj.synset)
-        for ids, _ in g.kin_things(subject.name, subject.synset, region):
+        for ids in g.kin_things(subject.name, subject.synset, region):
             if rel.subject not in ids and not any(g.linked(i, edge) for i in ids):
                 return False
     rest = [r for r in sub.relationships if r != rel]

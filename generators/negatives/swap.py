@@ -47,8 +47,16 @@ Swaps that stay true, written down (each dropped and counted with its reason):
   ``G`` may be true, and so may "paneled shelf", "sliced shrimp" or "metal bowl" (read by eye,
   37% of the moved attributes that nothing contradicted were possibly true). A moved attribute
   must be excluded by an attribute ``G`` gives its new object (one of its foils: an antonym,
-  another basic colour; :func:`contradicted`) — for a swap, on at least one of the two
-  objects: ``swap_attribute_not_contradicted``.
+  another basic colour; :meth:`GraphIndex.contradicts`) — for a swap, on at least one of the two
+  objects: ``swap_attribute_not_contradicted``; and no description of the image (a region's
+  phrase, a question and its answer) may give it to the new object (:func:`described`):
+  ``swap_attribute_described``; nor may another thing of the new object's kind in the image
+  leave it open (:meth:`GraphIndex.open_kin`: "brown chair" where a second chair has no
+  colour): ``swap_attribute_open_for_kin``.
+* **A relation the boxes show**: a swap that states anew that a thing is in or on another
+  ("chair inside room") is true where the box of a thing of the one kind lies inside the box of
+  a thing of the other, whatever the graph annotates (:func:`_fits_boxes`):
+  ``swap_relation_fits_boxes``.
 * **Scene-level attributes** ("indoors", "outdoors"), true of every object, are removed when
   the graph is cleaned (:func:`crepe_datasets.builders.productivity.words.scene_attribute`),
   before any swap.
@@ -63,11 +71,10 @@ from collections.abc import Callable
 
 from crepe_datasets.generators.negatives import NegativeCandidate, replace_object
 from crepe_datasets.generators.negatives.foils import (
-    attribute_foils,
     coreference_reason,
     synonyms,
 )
-from crepe_datasets.generators.negatives.graphs import SAME_THING_IOU, GraphIndex
+from crepe_datasets.generators.negatives.graphs import SAME_THING_IOU, VISIBLE_SHARE, GraphIndex
 from crepe_datasets.generators.negatives.kinds import predicate_meaning
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
@@ -152,17 +159,12 @@ def _subject_object(sub: SceneGraph, g: GraphIndex, i: int) -> SceneGraph | str 
     return _rebuild(sub, list(sub.objects), rels)
 
 
-def contradicted(g: GraphIndex, oid: int, attribute: str) -> bool:
-    """Whether ``G`` gives object ``oid`` an attribute that excludes ``attribute``: one of its
-    foils (an antonym, or another basic colour for a colour:
-    :func:`crepe_datasets.generators.negatives.foils.attribute_foils`), or one of whose foils
-    it is. Visual Genome leaves most attributes unannotated: "white outlet" said of an outlet
-    with no colour in ``G`` may well be true; said of a brown one it is false."""
-    own = g.attrs.get(oid, frozenset())
-    if attribute in own:
-        return False
-    foils = set(attribute_foils(attribute))
-    return any(b in foils or attribute in attribute_foils(b) for b in own)
+def described(g: GraphIndex, obj: SGObject, attribute: str) -> bool:
+    """Whether a description of the image says ``attribute`` of ``obj``
+    (:meth:`GraphIndex.described_attribute`): "curtain is blue, white, orange and purple"
+    makes "orange curtain" true whatever ``G`` annotates."""
+    names = g.names(obj.id) if obj.id in g.by_id else (obj.name,)
+    return g.described_attribute(names, obj.box, attribute)
 
 
 def _attribute_pair_reason(g: GraphIndex, o1: SGObject, o2: SGObject) -> str | None:
@@ -183,8 +185,12 @@ def _swap_attributes(
         return None
     if g.has_attribute(o1.id, b) or g.has_attribute(o2.id, a):
         return None
-    if not contradicted(g, o1.id, b) and not contradicted(g, o2.id, a):
+    if not g.contradicts(o1.id, b) and not g.contradicts(o2.id, a):
         return "swap_attribute_not_contradicted"
+    if described(g, o1, b) or described(g, o2, a):
+        return "swap_attribute_described"
+    if g.open_kin(o1, b) or g.open_kin(o2, a):  # another chair may be the brown one
+        return "swap_attribute_open_for_kin"
     attrs1, attrs2 = list(o1.attributes), list(o2.attributes)
     attrs1[i], attrs2[j] = b, a
     graph = replace_object(sub, _with(o1, attributes=tuple(attrs1)))
@@ -235,8 +241,12 @@ def _move_attribute(
     a = o1.attributes[i]
     if a in o2.attributes or g.has_attribute(o2.id, a):
         return None
-    if not contradicted(g, o2.id, a):
+    if not g.contradicts(o2.id, a):
         return "swap_attribute_not_contradicted"
+    if described(g, o2, a):
+        return "swap_attribute_described"
+    if g.open_kin(o2, a):
+        return "swap_attribute_open_for_kin"
     graph = replace_object(sub, _with(o1, attributes=o1.attributes[:i] + o1.attributes[i + 1 :]))
     return replace_object(graph, _with(o2, attributes=(*o2.attributes, a)))
 
@@ -324,6 +334,57 @@ def _symmetric_reason(sub: SceneGraph, graph: SceneGraph, g: GraphIndex) -> str 
     return None
 
 
+#: The meanings (:func:`~crepe_datasets.generators.negatives.kinds.predicate_meaning`) of
+#: containment and support: a box inside another is evidence for them (:func:`_fits_boxes`).
+INSIDE_MEANINGS = frozenset({"in", "on"})
+
+
+def _fits_boxes(g: GraphIndex, subject: str, meaning: str, obj: str) -> bool:
+    """Whether ``G`` has a thing of the kind of ``subject`` whose box lies mostly (at least
+    :data:`~crepe_datasets.generators.negatives.graphs.VISIBLE_SHARE`) inside the box of a thing
+    of the kind of ``obj``, for a predicate of containment or support: "chair inside room" is
+    true where the room's box holds chairs, annotated in it or not."""
+    if meaning not in INSIDE_MEANINGS:
+        return False
+    key = ("fits_boxes", subject, meaning, obj)
+    found = g.memo.get(key)
+    if found is None:
+        outer = [g.by_id[i].box for i in g.kin(obj)]
+        found = g.memo[key] = any(
+            box is not None
+            and box.area > 0
+            and any(
+                o is not None
+                and o is not box
+                and box.intersection_area(o) >= VISIBLE_SHARE * box.area
+                for o in outer
+            )
+            for box in (g.by_id[i].box for i in g.kin(subject))
+        )
+    return found
+
+
+def _said(x: SceneGraph) -> set[tuple[str, str, str]]:
+    """The relations a graph states, as ``(subject name, meaning, object name)``."""
+    names = x.object_by_id()
+    return {
+        (names[r.subject].name, predicate_meaning(r.predicate), names[r.object].name)
+        for r in x.relationships
+        if r.subject in names and r.object in names
+    }
+
+
+def _boxes_reason(
+    before: set[tuple[str, str, str]], graph: SceneGraph, g: GraphIndex
+) -> str | None:
+    """Why a relation the swap states anew (not in ``before``, :func:`_said` of its positive)
+    is true by the boxes (:func:`_fits_boxes`), or None."""
+    for triple in _said(graph) - before:
+        if _fits_boxes(g, *triple):
+            return "swap_relation_fits_boxes"
+    return None
+
+
 def swap_negatives(
     sub: SceneGraph,
     g: GraphIndex,
@@ -346,6 +407,7 @@ def swap_negatives(
     cands = swap_candidates(sub, g, sub.complexity() if n is None else n)
     rng.shuffle(cands)
     seen = {sub.signature()}
+    said = _said(sub)
     out: list[NegativeCandidate] = []
     for rule, make in cands:
         if len(out) >= limit:
@@ -364,7 +426,9 @@ def swap_negatives(
         if g.holds(graph):
             count("swap_true_in_image_graph")
             continue
-        if (reason := _symmetric_reason(sub, graph, g)) is not None:
+        if (
+            reason := _symmetric_reason(sub, graph, g) or _boxes_reason(said, graph, g)
+        ) is not None:
             count(reason)
             continue
         seen.add(key)

@@ -63,6 +63,20 @@ def _first_str(values: Any) -> str | None:
     return None
 
 
+def _aliases(values: Any, name: str, drops: DropLog, stage: str, where: str) -> tuple[str, ...]:
+    """The other names of a ``names`` list (after the first) through input hygiene and
+    :func:`normalize_name`, without repeats or ``name`` itself; a name that is no string or
+    empty is left out (the object keeps its first name)."""
+    if not isinstance(values, list):
+        return ()
+    out: dict[str, None] = {}
+    for v in values[1:]:
+        alias = clean_norm(v, drops, stage, where) if isinstance(v, str) else None
+        if alias and alias != name:
+            out[alias] = None
+    return tuple(out)
+
+
 def object_id(d: Mapping[str, Any]) -> int | None:
     """The object id of a VG object dict (``object_id`` or ``id``), or ``None``."""
     oid = d.get("object_id", d.get("id"))
@@ -138,7 +152,7 @@ def _fast_object(d: Any, size: tuple[int, int] | None) -> SGObject | None:
         type(oid) is int
         and type(names) is list
         and names
-        and _clean_str(names[0])
+        and all(_clean_str(n) for n in names)
         and type(x) in _NUMBER_TYPES
         and type(y) in _NUMBER_TYPES
         and type(w) in _NUMBER_TYPES
@@ -164,7 +178,8 @@ def _fast_object(d: Any, size: tuple[int, int] | None) -> SGObject | None:
         return None
     syn = d.get("synsets")
     synset = syn[0] if type(syn) is list and syn and _clean_str(syn[0]) else None
-    return SGObject(oid, name, attrs, Box(float(x), float(y), float(w), float(h)), synset)
+    aliases = tuple(a for a in dict.fromkeys(_norm(n) for n in names[1:]) if a and a != name)
+    return SGObject(oid, name, attrs, Box(float(x), float(y), float(w), float(h)), synset, aliases)
 
 
 def parse_object(
@@ -202,7 +217,9 @@ def parse_object(
     if box is None:
         return None
     attrs = normalize_attributes(d.get("attributes"), drops, stage, where)
-    return SGObject(oid, name, attrs, box, _synset(d.get("synsets"), drops, stage, where))
+    synset = _synset(d.get("synsets"), drops, stage, where)
+    aliases = _aliases(d.get("names"), name, drops, stage, where)
+    return SGObject(oid, name, attrs, box, synset, aliases)
 
 
 def _synset(values: Any, drops: DropLog, stage: str, where: str) -> str | None:

@@ -283,12 +283,16 @@ def _engine_child(folder: str, workers: str, limit: str) -> None:
     settings = {**vars(s)}
     n = int(limit)
     graphs = _graphs(Path(folder), n)
+    said = _sample_descriptions()
 
     def tasks():
         chunk: list = []
         index = 0
-        for g, f in graphs:
-            chunk.append((g.to_dict(), f))
+        for g, f in graphs:  # image k of the file is a copy of the sample's image k mod 100
+            if said is None:
+                chunk.append((g.to_dict(), f))
+            else:
+                chunk.append((g.to_dict(), f, said[(int(g.image_id) - 1) % len(said)]))
             if len(chunk) == CHUNK:
                 yield (settings, index, chunk, spool)
                 chunk, index = [], index + 1
@@ -325,6 +329,22 @@ def _engine_child(folder: str, workers: str, limit: str) -> None:
             }
         )
     )
+
+
+def _sample_descriptions() -> list[list] | None:
+    """The region descriptions and questions of each image of the sample, in file order, as
+    a build's chunk records carry them; ``None`` for code that reads none (a ``--baseline``
+    checkout before them, whose records are ``(graph, image file)``)."""
+    from crepe_datasets.infra.provenance import DropLog
+
+    try:
+        from crepe_datasets.scenegraph.vg.descriptions import ImageDescriptions
+    except ImportError:
+        return None
+
+    ids = [r["image_id"] for r in json.loads((SAMPLE / "scene_graphs.json").read_text())]
+    texts = ImageDescriptions(SAMPLE, DropLog())
+    return [[d.to_list() for d in texts.take(i)] for i in ids]
 
 
 def tree_cpu_seconds() -> float:

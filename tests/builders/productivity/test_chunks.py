@@ -13,6 +13,7 @@ from crepe_datasets.builders.productivity.build import (
     _chunk_folder,
     build_productivity,
 )
+from crepe_datasets.builders.productivity.steps import read_inputs
 from tests.conftest import require_shared
 
 pytestmark = pytest.mark.slow
@@ -42,15 +43,28 @@ def test_interrupted_build_resumes_from_finished_chunks(tmp_path, monkeypatch):
     vg = require_shared("visual_genome", "images_1-100")
     fresh, _ = build_productivity(_settings(vg, tmp_path / "fresh"))
     s = _settings(vg, tmp_path / "resumed")
+    inputs = read_inputs(s)
     folder = _chunk_folder(
-        s, vg / "scene_graphs.json", vg / "image_data.json"
+        s, inputs.graphs, inputs.image_data, *inputs.descriptions
     )  # as the interrupted run left it: run.json and chunk 0 done
     from crepe_datasets.infra.provenance import DropLog
-    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
+    from crepe_datasets.scenegraph.vg.descriptions import ImageDescriptions
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs
 
-    infos = read_image_data(vg / "image_data.json")
-    graphs = list(iter_scene_graphs(vg / "scene_graphs.json", DropLog(), infos))[:2]
-    records = [(g.to_dict(), infos[str(g.image_id)].file_name) for g in graphs]
+    assert [p.name for p in inputs.descriptions] == [
+        "region_descriptions.json",
+        "question_answers.json",
+    ]
+    texts = ImageDescriptions(vg, DropLog(), inputs.infos)
+    graphs = list(iter_scene_graphs(vg / "scene_graphs.json", DropLog(), inputs.infos))[:2]
+    records = [
+        (
+            g.to_dict(),
+            inputs.infos[str(g.image_id)].file_name,
+            [d.to_list() for d in texts.take(g.image_id)],
+        )
+        for g in graphs
+    ]
     chunks.run_chunk(asdict(s), 0, records, str(folder))
     calls = []
     real = chunks.process_chunk
@@ -80,7 +94,7 @@ def test_first_chunk_of_a_process_settles_its_state_once(tmp_path, monkeypatch):
     vg = require_shared("visual_genome", "images_1-100")
     infos = read_image_data(vg / "image_data.json")
     graphs = list(iter_scene_graphs(vg / "scene_graphs.json", DropLog(), infos))[:4]
-    records = [(g.to_dict(), infos[str(g.image_id)].file_name) for g in graphs]
+    records = [(g.to_dict(), infos[str(g.image_id)].file_name, []) for g in graphs]
     s = _settings(vg, tmp_path / "out", seed=5)  # settings of their own: a fresh worker state
     freezes = []
     real_freeze = gc.freeze

@@ -201,3 +201,11 @@ def test_real_graphs_lose_what_reads_as_no_attribute_object_or_relation():
     ):
         assert dropped[reason] >= 1, reason
     assert repaired["attribute_spelling_variant"] >= 30  # 37 "gray" of VG 1-100
+
+
+def test_aliases_are_cleaned_like_names_and_never_repeat_the_name():
+    g = SceneGraph([SGObject(1, "chair", (), Box(0, 0, 10, 10), None, ("Couches", "the", "chair"))])
+    drops = DropLog()
+    out = clean_graph(g, drops)
+    assert out.objects[0].aliases == ("couch",)
+    assert drops.total() == 0  # an unusable alias drops nothing of the object

@@ -142,7 +142,7 @@ def test_colour_foil_where_the_crop_shows_an_uncoloured_thing_of_the_kind_vg74()
     _, cands, dropped = _vg_negatives(74, ["1062175", "1062176"], [(1062175, "near", 1062176)])
     chair = [c.graph.object_by_id()[1062175] for c in cands]
     assert all(o.attributes == ("pink",) for o in chair)  # no colour foil of the chair
-    assert dropped["atom_colour_foil_other_uncoloured"] >= 1
+    assert dropped["atom_attribute_foil_open_for_kin"] >= 1
 
 
 def test_relationship_foil_held_by_another_pair_of_the_kinds_vg10():
@@ -165,11 +165,15 @@ def test_object_foil_part_of_the_truth_vg1():
 def test_foils_a_pool_states_come_first_and_join_the_colours():
     """With ``stated`` (the counter-image pool), each atom's foils that form a compound some
     human graph states go first, and colours stated with the object join its foils."""
-    from crepe_datasets.generators.negatives.foils import colour_pool
+    from crepe_datasets.generators.negatives.foils import colour_pool, neighbouring_shades
 
     g = image_graph()
     sub = subgraph(g, [4], [], drop_attrs={4: ("small",)})  # a white dog
-    extra = next(c for c in colour_pool("white") if c not in attribute_foils("white"))
+    extra = next(
+        c
+        for c in colour_pool("white")
+        if c not in attribute_foils("white") and not neighbouring_shades(c, "white")
+    )
     stated_words = {("ao", extra, "dog"), ("ao", "black", "dog")}
 
     def stated(compounds: list[tuple[str, ...]]) -> bool:
@@ -207,3 +211,22 @@ def test_with_a_pool_object_foils_are_names_it_states_so():
     assert names == {"dog", "cat"}  # colour foils of the dog, and the one stated name
     plain = atom_negatives(sub, GraphIndex(g), random.Random(0), 30)
     assert len({c.graph.objects[0].name for c in plain}) > 2
+
+
+def test_a_colour_people_gave_the_object_is_no_foil():
+    """VG image 12: the wall is annotated grey, but people wrote "the wall is green"."""
+    from crepe_datasets.scenegraph.vg.descriptions import ImageDescriptions
+    from tests.conftest import require_shared
+    from tests.generators.negatives.helpers import vg_graph
+
+    g = vg_graph(12)
+    texts = ImageDescriptions(require_shared("visual_genome", "images_1-100"), DropLog()).take(12)
+    wall = g.object_by_id()[1024208]
+    sub = subgraph(g, [wall.id], [])
+    drops = DropLog()
+    with_texts = atom_negatives(sub, GraphIndex(g, texts), random.Random(0), 200, drops)
+    without = atom_negatives(sub, GraphIndex(g), random.Random(0), 200)
+    colours = {c.graph.objects[0].attributes[0] for c in with_texts}
+    assert "green" in {c.graph.objects[0].attributes[0] for c in without}
+    assert "green" not in colours and colours
+    assert drops.counts[(CHECK_STAGE, "atom_attribute_foil_described")] >= 1

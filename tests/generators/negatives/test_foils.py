@@ -173,3 +173,20 @@ def test_antonyms_take_the_attributes_own_sense():
     assert "light" not in attribute_foils("heavy")
     assert attribute_foils("sitting") == ("standing",)
     assert attribute_foils("round") == ("square",)  # not "thin" (round as in "orotund")
+
+
+def test_neighbouring_achromatic_shades():
+    from crepe_datasets.generators.negatives.foils import neighbouring_shades
+
+    assert neighbouring_shades("grey", "white") and neighbouring_shades("black", "gray")
+    assert neighbouring_shades("silver", "black")  # silver is a shade of grey
+    assert not neighbouring_shades("white", "black")  # two steps apart
+    assert not neighbouring_shades("red", "white") and not neighbouring_shades("grey", "grey")
+
+
+def test_parts_and_their_wholes():
+    from crepe_datasets.generators.negatives.foils import part_of
+
+    assert part_of("palm", "hand") and part_of("wheel", "car") and part_of("mattress", "bed")
+    assert part_of("window", "building") and part_of("palm", "man")  # hand of a human
+    assert not part_of("car", "wheel") and not part_of("shirt", "man")

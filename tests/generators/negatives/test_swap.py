@@ -154,16 +154,15 @@ def test_a_moved_attribute_must_be_contradicted_vg79():
     """VG image 79: a white fireplace, a window with a blue and yellow curtain, a black metal
     rack. "blue fireplace" is false (it is white); "white window" may be true (no colour is
     annotated on it), and so may "smiling window": only a contradicted move is a negative."""
-    from crepe_datasets.generators.negatives.swap import contradicted
     from tests.generators.negatives.helpers import vg_graph
 
     index = GraphIndex(vg_graph(79))
     fireplace, window, rack = 1025804, 1025806, 1025796  # white; large; metal and black
-    assert contradicted(index, fireplace, "blue") and not contradicted(index, fireplace, "white")
-    assert contradicted(index, rack, "white")
-    assert not contradicted(index, window, "white")  # no colour annotated: may be white
-    assert contradicted(index, window, "small")  # "large" is annotated
-    assert not contradicted(index, window, "smiling")
+    assert index.contradicts(fireplace, "blue") and not index.contradicts(fireplace, "white")
+    assert index.contradicts(rack, "white")
+    assert not index.contradicts(window, "white")  # no colour annotated: may be white
+    assert index.contradicts(window, "small")  # "large" is annotated
+    assert not index.contradicts(window, "smiling")
 
 
 def _objects(*objects: SGObject, rels: tuple[Relationship, ...] = ()) -> SceneGraph:
@@ -194,3 +193,31 @@ def test_swapping_two_names_of_one_thing_says_nothing_new():
         wall, cabinet, computer, rels=(Relationship(6, "near", 1), Relationship(7, "on", 1))
     )
     assert isinstance(_swap_objects(on, wall, cabinet), SceneGraph)
+
+
+def test_a_relation_the_boxes_show_is_no_swap():
+    """ "Lamp in room, chair near table" → "chair in room, lamp near table": every chair's box
+    lies inside the room's, so the swap may state a truth."""
+    from crepe_datasets.infra.provenance import DropLog
+    from crepe_datasets.scenegraph.types import Box
+
+    g = SceneGraph(
+        [
+            SGObject(1, "lamp", (), Box(10, 10, 10, 10)),
+            SGObject(2, "room", (), Box(0, 0, 100, 100)),
+            SGObject(3, "chair", (), Box(50, 50, 20, 20)),
+            SGObject(4, "table", (), Box(200, 0, 50, 50)),
+        ],
+        [Relationship(1, "in", 2), Relationship(3, "near", 4)],
+        "1",
+    )
+    drops = DropLog()
+    cands = swap_negatives(g, GraphIndex(g), random.Random(0), 50, 6, drops)
+    for c in cands:
+        names = c.graph.object_by_id()
+        said = {
+            (names[r.subject].name, r.predicate, names[r.object].name)
+            for r in c.graph.relationships
+        }
+        assert ("chair", "in", "room") not in said
+    assert drops.counts[("productivity_negative_checks", "swap_relation_fits_boxes")] >= 1
