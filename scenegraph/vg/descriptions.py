@@ -23,11 +23,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from crepe_datasets.infra.jsonstream import iter_json_items
 from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Description
 from crepe_datasets.scenegraph.vg.images import ImageDataArg
-from crepe_datasets.scenegraph.vg.regions import iter_regions
+from crepe_datasets.scenegraph.vg.regions import iter_image_lists, iter_regions
 
 QA_STAGE = "vg_qas"
 #: The files read, in this order, when a Visual Genome folder holds them.
@@ -36,16 +35,7 @@ FILES = ("region_descriptions.json", "question_answers.json")
 
 def iter_qa_texts(path: str | os.PathLike, drops: DropLog) -> Iterator[tuple[str, Description]]:
     """``(image id, "question answer")`` of every question of a ``question_answers.json``."""
-    name = Path(path).name
-    for index, rec in enumerate(iter_json_items(path, "item")):
-        where = f"{name} record #{index}"
-        if not isinstance(rec, dict):
-            drops.drop(QA_STAGE, "image_not_an_object", where)
-            continue
-        qas = rec.get("qas")
-        if not isinstance(qas, list):
-            drops.drop(QA_STAGE, "image_bad_qas", where)
-            continue
+    for where, rec, qas in iter_image_lists(path, "qas", QA_STAGE, drops):
         for qa in qas:
             if not isinstance(qa, dict):
                 drops.drop(QA_STAGE, "qa_not_an_object", where)

@@ -76,6 +76,26 @@ def _region(d: Any, parent_id: Any, sizes: Any, drops: DropLog, where: str) -> R
     return Region(rid, str(image_id), phrase, box)
 
 
+def iter_image_lists(
+    path: str | os.PathLike, key: str, stage: str, drops: DropLog
+) -> Iterator[tuple[str, dict[str, Any], list[Any]]]:
+    """``(where, record, record[key])`` of every image record of a per-image Visual Genome file
+    (``region_descriptions.json``: ``regions``; ``question_answers.json``: ``qas``); a record
+    that is no object, or whose ``key`` is no list, is counted under ``stage``
+    (``image_not_an_object``, ``image_bad_<key>``)."""
+    name = Path(path).name
+    for index, rec in enumerate(iter_json_items(path, "item")):
+        where = f"{name} record #{index}"
+        if not isinstance(rec, dict):
+            drops.drop(stage, "image_not_an_object", where)
+            continue
+        items = rec.get(key)
+        if not isinstance(items, list):
+            drops.drop(stage, f"image_bad_{key}", where)
+            continue
+        yield where, rec, items
+
+
 def iter_regions(
     path: str | os.PathLike, drops: DropLog, image_data: ImageDataArg = None
 ) -> Iterator[Region]:
@@ -85,17 +105,8 @@ def iter_regions(
         CrepeInputError: the file is missing, not a JSON list, truncated or corrupt.
     """
     sizes = resolve_image_data(image_data)
-    name = Path(path).name
     seen: set[str] = set()
-    for index, rec in enumerate(iter_json_items(path, "item")):
-        where = f"{name} record #{index}"
-        if not isinstance(rec, dict):
-            drops.drop(STAGE, "image_not_an_object", where)
-            continue
-        items = rec.get("regions")
-        if not isinstance(items, list):
-            drops.drop(STAGE, "image_bad_regions", where)
-            continue
+    for where, rec, items in iter_image_lists(path, "regions", STAGE, drops):
         parent = rec.get("id", rec.get("image_id"))
         if parent is not None:
             if str(parent) in seen:
