@@ -168,23 +168,18 @@ def attribute_variants(attribute: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=200_000)
 def attribute_says(attribute: str, foil: str) -> bool:
-    """Whether an annotated ``attribute`` says what ``foil`` says (module docstring)."""
-    variants = attribute_variants(foil)
-    if attribute in variants or (canonical_spelling(attribute) or attribute) in variants:
-        return True
-    words = attribute.replace("-", " ").split()
-    if len(words) > 1 and any(
-        w in variants or (canonical_spelling(w) or w) in variants for w in words
-    ):
-        return True
-    return _shade_of(attribute, foil) or any(_shade_of(w, foil) for w in words if w != attribute)
+    """Whether an annotated ``attribute`` says what ``foil`` says (module docstring): one of
+    its :func:`attribute_forms` is a variant of ``foil``, or one of its colours is in ``foil``'s
+    family (:func:`says_in`)."""
+    return says_in(*attribute_forms(attribute), foil)
 
 
 @functools.lru_cache(maxsize=100_000)
 def attribute_forms(attribute: str) -> tuple[frozenset[str], frozenset[str]]:
     """What :func:`attribute_says` reads of an annotated ``attribute``: its spellings (and those
-    of its words, for a phrase) and the colour senses among them. The union of several
-    attributes' forms says ``foil`` when :func:`says_in` finds it: one of them says it."""
+    of its words, for a phrase) and the colour senses among them ("silver" says grey: a silver
+    moped may be called grey). The union of several attributes' forms says ``foil`` when
+    :func:`says_in` finds it: one of them says it."""
     from crepe_datasets.generators.negatives.foils import colour_sense
 
     words = attribute.replace("-", " ").split()
@@ -200,17 +195,6 @@ def says_in(forms: frozenset[str], colours: frozenset[str], foil: str) -> bool:
     from crepe_datasets.generators.negatives.foils import colour_family
 
     return bool(attribute_variants(foil) & forms) or bool(colour_family(foil) & colours)
-
-
-@functools.lru_cache(maxsize=200_000)
-def _shade_of(attribute: str, foil: str) -> bool:
-    """Whether the colours ``attribute`` and ``foil`` are one a shade of the other ("silver" /
-    "grey"), which a reader may call by either name."""
-    from crepe_datasets.generators.negatives.foils import colour_family, colour_sense
-
-    own = colour_family(foil)
-    other = colour_sense(attribute)
-    return bool(own) and other is not None and other in own
 
 
 @functools.lru_cache(maxsize=1)
