@@ -174,3 +174,28 @@ def test_a_second_holder_with_nothing_annotated_leaves_the_attribute_open():
         SceneGraph([SGObject(1, "mug", ("large",)), SGObject(2, "mug", ("big",))], [])
     )
     assert not sized.open_kin(sized.by_id[1], "small")
+
+
+def test_the_indexed_checks_agree_with_their_definitions():
+    """``kind_of_shown``, ``whole_shown`` and ``kin`` find through per-image indexes what
+    ``kinds.may_be``, ``foils.part_of``, ``same_kind`` and ``is_kind_of`` say object by object."""
+    from crepe_datasets.generators.negatives.foils import part_of
+    from crepe_datasets.generators.negatives.kinds import is_kind_of, may_be, same_kind
+    from tests.generators.negatives.helpers import vg_graph
+
+    for image in (40, 45, 55, 58):
+        g = vg_graph(image)
+        index = GraphIndex(g)
+        words = sorted({n for o in g.objects for n in (o.name, *o.aliases)})
+        words += ["man", "woman", "wheel", "palm", "van", "thing", "shirt", "sofa"]
+        for w in words:
+            names = [(o, n) for o in g.objects for n in (o.name, *o.aliases)]
+            assert index.kind_of_shown(w) == any(
+                n != w and may_be(w, n) and not same_kind(n, w) for _, n in names
+            )
+            assert index.whole_shown(w) == any(part_of(w, n) for _, n in names)
+            assert index.kin(w) == tuple(
+                o.id
+                for o in g.objects
+                if any(same_kind(w, n) or is_kind_of(n, w) for n in (o.name, *o.aliases))
+            )
