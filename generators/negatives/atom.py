@@ -15,9 +15,13 @@ Procedure (deterministic given ``rng``):
 3. A foil is invalid when the full image graph ``G`` could make it true:
 
    * the modified subgraph holds in ``G`` (:meth:`GraphIndex.holds`);
-   * attribute foil: the same object already has it in ``G``, or in the subgraph; it is a
-     neighbouring shade of a colour the object has (grey for white or black:
-     :func:`~crepe_datasets.generators.negatives.foils.neighbouring_shades`); another
+   * attribute foil: the same object already has it in ``G``, or in the subgraph; the
+     object's box carries two unrelated names ("lid" / "drawer": its attributes may be the
+     other thing's, :meth:`GraphIndex.one_thing`); it is a neighbouring shade of a colour the
+     object has (grey for white or black:
+     :func:`~crepe_datasets.generators.negatives.foils.neighbouring_shades`); it is a colour
+     and the object is "multi colored" or "colorful"
+     (:func:`~crepe_datasets.generators.negatives.foils.many_coloured`); another
      object of its kind has it; a description of the image says it of a thing of the
      object's kind (a region over the object's box, or a question and its answer: "the wall
      is green", :meth:`GraphIndex.described_attribute`); for a subgraph of ``G``, the crop
@@ -35,8 +39,9 @@ Procedure (deterministic given ``rng``):
      object's own box annotated under the foil's name (or with it as another name,
      :attr:`~crepe_datasets.scenegraph.types.SGObject.aliases`) is one of them; the crop shows
      a thing of a more general kind that the foil may be ("man" where it shows a "person",
-     :meth:`GraphIndex.kind_of_shown`), or a whole the foil is part of ("palm" where it shows
-     a hand, :meth:`GraphIndex.whole_shown`); a region description within the crop names a thing of
+     :meth:`GraphIndex.kind_of_shown`), or a whole the foil is part of in any of its senses
+     ("palm" where it shows a hand, "key" where it shows a keyboard,
+     :meth:`GraphIndex.whole_shown`); a region description within the crop names a thing of
      the foil's kind ("a table is next to the couch", :meth:`GraphIndex.described_in`); the foil may
      name the same thing in some WordNet sense, a kind of it or a part or whole of it
      (:func:`~crepe_datasets.generators.negatives.foils.names_may_corefer`); or the object
@@ -65,9 +70,11 @@ from crepe_datasets.generators.negatives.foils import (
     attribute_antonyms,
     attribute_foils,
     cohyponym_pool,
+    colour_family,
     colour_pool,
     coreference_reason,
     keeps_references,
+    many_coloured,
     neighbouring_shades,
     object_foils,
     relation_foils,
@@ -273,8 +280,12 @@ def _attribute_slot(
     def check(foil: str) -> NegativeCandidate | str:
         if foil in obj.attributes or g.has_attribute(obj.id, foil):
             return "atom_attribute_foil_already_holds"
+        if not parsed and obj.id in g.by_id and not g.one_thing(obj.id):  # "lid" / "drawer"
+            return "atom_attribute_foil_on_box_of_two_things"
         if any(neighbouring_shades(foil, a) for a in own):  # "grey monitor" of a white one
             return "atom_colour_foil_neighbouring_shade"
+        if colour_family(foil) and any(many_coloured(a) for a in own):  # "multi colored"
+            return "atom_colour_foil_many_coloured"
         if g.kind_has_attribute(obj.name, obj.synset, foil):  # another pole is black
             return "atom_attribute_foil_held_by_same_kind"
         if g.described_attribute(names, obj.box, foil):  # "the wall is green" in a region

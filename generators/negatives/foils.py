@@ -521,24 +521,51 @@ def _linked(word: str, links: Callable) -> frozenset:
 
 
 @functools.lru_cache(maxsize=100_000)
-def wholes(word: str) -> frozenset:
-    """The names of the wholes that a thing called ``word`` is part of, up to
-    :data:`PART_WHOLE_LEVELS` levels ("palm": hand; "wheel": wheeled vehicle; "window":
-    building)."""
-    return frozenset(x.name() for x in _linked(word, _whole_links))
-
-
-@functools.lru_cache(maxsize=100_000)
-def whole_keys(whole: str) -> frozenset:
-    """The names of the tangible senses of ``whole`` and their ancestors: what :func:`wholes`
-    of its parts meet (:func:`part_of`)."""
-    return frozenset(x.name() for x in tangible_senses(whole) | tangible_ancestors(whole))
+def part_names(whole: str) -> frozenset[str]:
+    """Every name WordNet gives a part of a thing called ``whole`` or of a kind of it, up to
+    :data:`PART_WHOLE_LEVELS` levels below its tangible senses and their ancestors: "wheel" of a
+    car, "palm" of a man (a human's hand), "key" of a keyboard (the keys of its action), "frame"
+    of a building (its skeleton). The names are read in any of their senses: a reader who sees
+    "key of the cpu" beside a keyboard takes the key for a keyboard's, not a door's."""
+    out: set[str] = set()
+    for key in sorted(x.name() for x in tangible_senses(whole) | tangible_ancestors(whole)):
+        for part in _walk(wordnet().synset(key), _part_links, PART_WHOLE_LEVELS):
+            out.update(name.lower().replace("_", " ") for name in part.lemma_names())
+    return frozenset(out)
 
 
 def part_of(word: str, whole: str) -> bool:
     """Whether a thing called ``word`` is a part of a thing called ``whole`` or of a kind of it
-    (:func:`wholes` against :func:`whole_keys`): a car has wheels, a hand a palm."""
-    return bool(wholes(word) & whole_keys(whole))
+    (:func:`part_names`): a car has wheels, a hand a palm, a keyboard keys."""
+    return word in part_names(whole)
+
+
+def excludes(others: Iterable[str], attribute: str) -> bool:
+    """Whether one of the attributes ``others`` excludes ``attribute``: it is one of its foils
+    (:func:`attribute_foils`: an antonym, another basic colour) or ``attribute`` is one of its
+    foils. A brown bench is not red; "large and small" says two values of one kind."""
+    foils = set(attribute_foils(attribute))
+    return any(b in foils or attribute in attribute_foils(b) for b in others)
+
+
+#: WordNet's senses of "of many colours" ("colorful", "multicolored", "varicolored",
+#: "prismatic"): an object annotated so has colours that its annotation does not list.
+MANY_COLOUR_SENSES = frozenset(
+    {"colorful.a.01", "motley.s.02", "varicolored.s.01", "prismatic.s.01"}
+)
+
+
+@functools.lru_cache(maxsize=100_000)
+def many_coloured(word: str) -> bool:
+    """Whether the attribute ``word`` says that a thing has many colours: its first adjective
+    sense is one of :data:`MANY_COLOUR_SENSES` ("multi colored", "multi-colored",
+    "colorful"). A "multi colored and yellow building" may be white too, so a colour foil
+    of it is not false."""
+    for form in {word.replace(" ", "_"), word.replace(" ", "").replace("-", "")}:
+        senses = wordnet().synsets(form.replace("-", "_"), pos="a")
+        if senses:
+            return senses[0].name() in MANY_COLOUR_SENSES
+    return False
 
 
 #: The achromatic colours from light to dark; two next to each other are neighbouring shades

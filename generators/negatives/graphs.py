@@ -32,6 +32,7 @@ from crepe_datasets.generators.negatives.kinds import (
     general_senses,
     is_person,
     kind_keys,
+    may_be,
     predicate_says,
     predicate_variants,
     reverse_variants,
@@ -134,6 +135,21 @@ class GraphIndex:
         o = self.by_id[oid]
         return (o.name, *o.aliases)
 
+    def one_thing(self, oid: int) -> bool:
+        """Whether every name Visual Genome gives the object names one kind of thing: each alias
+        is of its name's kind or one may be the other (:func:`same_kind`, :func:`may_be`:
+        "cup" / "mug", "person" / "man"). A box merged from unrelated annotations ("lid" /
+        "drawer", "desk" / "folder") may carry the other thing's attributes: the "red" of the
+        "lid" may be the drawer's, so neither a foil of it nor a contradiction by it is sure."""
+        key = ("one_thing", oid)
+        found = self.memo.get(key)
+        if found is None:
+            o = self.by_id[oid]
+            found = self.memo[key] = all(
+                same_kind(a, o.name) or may_be(a, o.name) or may_be(o.name, a) for a in o.aliases
+            )
+        return found
+
     def kind_of_shown(self, name: str, region: Box | None = None) -> bool:
         """Whether ``region`` (the whole image without one) shows an object whose name or alias
         names a more general kind than ``name``, which a thing called ``name`` may be
@@ -156,14 +172,12 @@ class GraphIndex:
         """Whether ``region`` (the whole image without one) shows a thing that a thing called
         ``name`` is part of (:func:`~crepe_datasets.generators.negatives.foils.part_of`): "a
         palm" where the crop shows a hand, "a wheel" where it shows a car."""
-        from crepe_datasets.generators.negatives.foils import whole_keys, wholes
+        from crepe_datasets.generators.negatives.foils import part_names
 
         key = ("wholes_of", name)
         if key not in self.memo:
-            index = self._name_index("wholes", whole_keys)
-            self.memo[key] = sorted(
-                {oid for sense in wholes(name) & index.keys() for oid, _ in index[sense]}
-            )
+            index = self._name_index("parts", part_names)
+            self.memo[key] = sorted({oid for oid, _ in index.get(name, ())})
         return self._any_shown(key, region)
 
     def _name_index(self, kind: str, keys: Any) -> dict[Any, list[tuple[int, str]]]:
@@ -241,6 +255,12 @@ class GraphIndex:
         done = self.memo[(*key, attribute)] = says_in(*said, attribute)
         return done
 
+    def described_together(self, a: str, b: str) -> bool:
+        """Whether one description (a region's phrase, a question and its answer) has a word for
+        a thing of ``a``'s kind and one for a thing of ``b``'s (:func:`same_kind`): "what is on
+        top of the cpu? a book" speaks of a book and a cpu together."""
+        return not set(self._mentions(a)).isdisjoint(self._mentions(b))
+
     def described_in(self, name: str, region: Box | None = None) -> bool:
         """Whether a region description within ``region`` (at least :data:`VISIBLE_SHARE` of
         its box inside; every region description without one) has a word for a thing of
@@ -300,13 +320,18 @@ class GraphIndex:
         :func:`~crepe_datasets.generators.negatives.foils.attribute_foils`), or one of whose
         foils it is. Visual Genome leaves most attributes unannotated: "white outlet" said of
         an outlet with no colour in ``G`` may well be true; said of a brown one it is false."""
-        from crepe_datasets.generators.negatives.foils import attribute_foils
+        from crepe_datasets.generators.negatives.foils import (
+            colour_family,
+            excludes,
+            many_coloured,
+        )
 
         own = self.attrs.get(oid, frozenset())
-        if attribute in own:
+        if attribute in own or (oid in self.by_id and not self.one_thing(oid)):
             return False
-        foils = set(attribute_foils(attribute))
-        return any(b in foils or attribute in attribute_foils(b) for b in own)
+        if colour_family(attribute) and any(many_coloured(b) for b in own):
+            return False  # a "multi colored" thing may have this colour too
+        return excludes(own, attribute)
 
     def open_kin(self, obj: SGObject, attribute: str, region: Box | None = None) -> bool:
         """Whether ``region`` (the whole image without one) shows another thing of ``obj``'s

@@ -12,7 +12,8 @@ Rules (each candidate is named by its rule):
   thing annotated twice (IoU ≥ 0.5: "computer" and "monitor"), when one name may name the
   other's thing (:func:`~crepe_datasets.generators.negatives.foils.coreference_reason`:
   "person" and "man"), or when the two objects have the same attributes and say the same of
-  the same things ("wall near computer, cabinet next to the computer").
+  the same things ("wall near computer, cabinet next to the computer"); and unless ``G``
+  refutes something the swap says (:func:`refuted_as`, below).
 * ``move:attribute`` — move attribute ``a`` from its object to another object that does not
   have it (in ``G`` or the subgraph).
 * ``permute:object|attribute|relationship`` — at n = 4 only: every permutation of the atoms of
@@ -53,6 +54,22 @@ Swaps that stay true, written down (each dropped and counted with its reason):
   ``swap_attribute_described``; nor may another thing of the new object's kind in the image
   leave it open (:meth:`GraphIndex.open_kin`: "brown chair" where a second chair has no
   colour): ``swap_attribute_open_for_kin``.
+* **A name swap nothing refutes** (``swap:objects``): Visual Genome leaves most relations
+  and attributes unannotated, so "book on top of the cpu" said of a book may hold though only a
+  dish is annotated there; read by eye, 22% of the name swaps were not certainly false (both
+  things on the cpu, an unannotated colour carried to the other thing). A swap is kept only
+  where ``G`` refutes one thing it says of either object under its new name
+  (:func:`refuted_as`): an attribute the other object's annotation excludes, or a relation
+  the boxes of the two kinds exclude (:func:`boxes_refute`: a touching predicate between
+  boxes that never meet, nearness between boxes far apart, "above" or "under" the wrong way)
+  and no description speaks of together: ``swap_objects_not_refuted``.
+* **An attribute beside its foil** (``move:attribute``): the moved attribute is false only
+  where the new object's annotation excludes it, and where that annotation is in the text
+  too the negative gives one thing two values of a kind: "large and small dog" contradicts
+  itself and "brown and red bench" may be true, both read without the image. A move is kept
+  only where the excluding attribute is in ``G`` and not in the text
+  (:func:`~crepe_datasets.generators.negatives.foils.excludes`):
+  ``swap_attribute_beside_its_foil``.
 * **A relation the boxes show**: a swap that states anew that a thing is in or on another
   ("chair inside room") is true where the box of a thing of the one kind lies inside the box of
   a thing of the other, whatever the graph annotates (:func:`_fits_boxes`):
@@ -72,12 +89,13 @@ from collections.abc import Callable
 from crepe_datasets.generators.negatives import NegativeCandidate, replace_object
 from crepe_datasets.generators.negatives.foils import (
     coreference_reason,
+    excludes,
     synonyms,
 )
 from crepe_datasets.generators.negatives.graphs import SAME_THING_IOU, VISIBLE_SHARE, GraphIndex
 from crepe_datasets.generators.negatives.kinds import predicate_meaning
 from crepe_datasets.infra.provenance import DropLog
-from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
+from crepe_datasets.scenegraph.types import Box, Relationship, SceneGraph, SGObject
 
 MAX_PERMUTATION_SLOTS = 5
 
@@ -223,12 +241,122 @@ def _objects_swap_reason(sub: SceneGraph, o1: SGObject, o2: SGObject) -> str | N
     return None
 
 
-def _swap_objects(sub: SceneGraph, o1: SGObject, o2: SGObject) -> SceneGraph | str | None:
+#: The last words of predicates whose subject touches its object in the picture (support,
+#: containment, possession, wear: "sitting on", "parked in", "hanging from", "wearing"), and
+#: whole predicates of the kind ending otherwise ("on top of", "part of").
+TOUCHING_LAST_WORDS = frozenset(
+    {
+        "on",
+        "in",
+        "inside",
+        "within",
+        "atop",
+        "upon",
+        "onto",
+        "into",
+        "from",
+        "has",
+        "have",
+        "having",
+        "wearing",
+        "wears",
+        "holding",
+        "holds",
+        "carrying",
+        "carries",
+        "riding",
+        "rides",
+    }
+)
+TOUCHING_PREDICATES = frozenset({"of", "on top of", "inside of", "part of", "made of"})
+#: The meanings (:func:`~crepe_datasets.generators.negatives.kinds.predicate_meaning`) of
+#: nearness, of being above and of being below, which boxes can refute (:func:`_pair_refutes`).
+NEAR_MEANINGS = frozenset({predicate_meaning("next to")})
+ABOVE_MEANINGS = frozenset({predicate_meaning("above")})
+BELOW_MEANINGS = frozenset({predicate_meaning("under")})
+
+
+@functools.lru_cache(maxsize=10_000)
+def touching(predicate: str) -> bool:
+    """Whether ``predicate`` says that its subject touches its object (see
+    :data:`TOUCHING_LAST_WORDS`): two boxes that never meet refute it."""
+    if predicate in TOUCHING_PREDICATES or predicate_meaning(predicate) in TOUCHING_PREDICATES:
+        return True
+    words = predicate.split()
+    return bool(words) and words[-1] in TOUCHING_LAST_WORDS and not symmetric(predicate)
+
+
+def _gap(a: Box, b: Box) -> float:
+    """The distance between two boxes (0 where they meet)."""
+    dx = max(b.x - (a.x + a.w), a.x - (b.x + b.w), 0.0)
+    dy = max(b.y - (a.y + a.h), a.y - (b.y + b.h), 0.0)
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def _pair_refutes(predicate: str, a: Box, b: Box) -> bool:
+    """Whether the boxes ``a`` (subject) and ``b`` (object) exclude ``predicate`` between the
+    two things: a touching predicate (:func:`touching`) where they do not meet, nearness
+    ("next to", "by") where they lie further apart than the longer side of either, "above"
+    where ``a`` lies wholly below ``b``, "under" where it lies wholly above."""
+    if touching(predicate):
+        return a.intersection_area(b) <= 0
+    meaning = predicate_meaning(predicate)
+    if meaning == predicate and " " in predicate:  # "sitting next to": "next to"
+        meaning = predicate_meaning(predicate.split(" ", 1)[1])
+    if meaning in NEAR_MEANINGS:
+        return _gap(a, b) > max(a.w, a.h, b.w, b.h)
+    if meaning in ABOVE_MEANINGS:
+        return a.y >= b.y + b.h
+    if meaning in BELOW_MEANINGS:
+        return a.y + a.h <= b.y
+    return False
+
+
+def boxes_refute(g: GraphIndex, subject: str, predicate: str, obj: str) -> bool:
+    """Whether no thing of ``subject``'s kind stands in ``predicate`` to a thing of ``obj``'s
+    kind by their boxes (:func:`_pair_refutes` for every pair; :meth:`GraphIndex.kin`, every
+    box known): "window on ground" where every window is high on a building."""
+    boxes_a = [g.by_id[i].box for i in g.kin(subject)]
+    boxes_b = [g.by_id[i].box for i in g.kin(obj)]
+    if not boxes_a or not boxes_b or None in boxes_a or None in boxes_b:
+        return False
+    return all(_pair_refutes(predicate, a, b) for a in boxes_a for b in boxes_b)  # type: ignore[arg-type]
+
+
+def refuted_as(sub: SceneGraph, g: GraphIndex, obj: SGObject, other: SGObject) -> bool:
+    """Whether ``G`` refutes something ``sub`` says of ``obj`` once it takes the name of
+    ``other`` (``swap:objects``): one of its attributes that ``G`` gives ``other`` a foil of
+    (:meth:`GraphIndex.contradicts`) and that no description gives ``other``, or a relation
+    that the boxes of the two kinds exclude (:func:`boxes_refute`: "window on ground" where
+    every window is high on a building) and that no description speaks of together ("what is
+    on top of the cpu? a book" where no box of a book is on the cpu)."""
+    names = g.names(other.id) if other.id in g.by_id else (other.name,)
+    for a in obj.attributes:
+        if g.contradicts(other.id, a) and not g.described_attribute(names, other.box, a):
+            return True
+    by_id = sub.object_by_id()
+    for r in sub.relationships:
+        if obj.id == r.subject:
+            claim = (other.name, r.predicate, by_id[r.object].name)
+        elif obj.id == r.object:
+            claim = (by_id[r.subject].name, r.predicate, other.name)
+        else:
+            continue
+        if boxes_refute(g, *claim) and not g.described_together(claim[0], claim[2]):
+            return True
+    return False
+
+
+def _swap_objects(
+    sub: SceneGraph, g: GraphIndex, o1: SGObject, o2: SGObject
+) -> SceneGraph | str | None:
     linked = any({r.subject, r.object} == {o1.id, o2.id} for r in sub.relationships)
     if linked or _same_meaning(o1.name, o2.name):
         return None
     if (reason := _objects_swap_reason(sub, o1, o2)) is not None:
         return reason
+    if not refuted_as(sub, g, o1, o2) and not refuted_as(sub, g, o2, o1):
+        return "swap_objects_not_refuted"
     graph = replace_object(sub, _with(o1, name=o2.name))
     return replace_object(graph, _with(o2, name=o1.name))
 
@@ -243,6 +371,8 @@ def _move_attribute(
         return None
     if not g.contradicts(o2.id, a):
         return "swap_attribute_not_contradicted"
+    if excludes(o2.attributes, a):  # the text would say "large and small dog"
+        return "swap_attribute_beside_its_foil"
     if described(g, o2, a):
         return "swap_attribute_described"
     if g.open_kin(o2, a):
@@ -308,7 +438,7 @@ def swap_candidates(
                     lambda o1=o1, i=i, o2=o2, j=j: _swap_attributes(sub, g, o1, i, o2, j),
                 )
             )
-        out.append(("swap:objects", lambda o1=o1, o2=o2: _swap_objects(sub, o1, o2)))
+        out.append(("swap:objects", lambda o1=o1, o2=o2: _swap_objects(sub, g, o1, o2)))
     for o1, o2 in itertools.permutations(objs, 2):
         for i in range(len(o1.attributes)):
             out.append(

@@ -49,7 +49,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from crepe_datasets.scripts.bench.vg_streaming import generate  # noqa: E402
 
-SAMPLE = ROOT.parent / "shared/data/visual_genome/images_1-100"
+# the sample; a --baseline copy of this script, run from a checkout elsewhere, gets its path
+SAMPLE = Path(
+    os.environ.get("CREPE_BENCH_VG", ROOT.parent / "shared/data/visual_genome/images_1-100")
+)
 
 
 def _graphs(folder: Path, limit: int | None = None):
@@ -382,7 +385,7 @@ def _run_engine(script: Path, tmp: str, workers: int, images: int) -> dict:
         capture_output=True,
         text=True,
         check=True,
-        env={**os.environ, "TQDM_DISABLE": "1", "NLTK_DATA": nltk},
+        env={**os.environ, "TQDM_DISABLE": "1", "NLTK_DATA": nltk, "CREPE_BENCH_VG": str(SAMPLE)},
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 

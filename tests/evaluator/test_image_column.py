@@ -42,7 +42,7 @@ def test_column_pixels_equal_file_pixels(builds, tiny_models) -> None:
             b = RegionDataset([file_ref], root / "images", model.loader_transform)[0]
             assert a[2] is None and b[2] is None and torch.equal(a[1], b[1])
             compared += 1
-    assert compared > 10
+    assert compared >= 8  # the hn_atom rows of 12 images hold about ten crops
 
 
 def test_evaluate_without_images_equals_evaluate_with_the_files(

@@ -230,3 +230,18 @@ def test_a_colour_people_gave_the_object_is_no_foil():
     assert "green" in {c.graph.objects[0].attributes[0] for c in without}
     assert "green" not in colours and colours
     assert drops.counts[(CHECK_STAGE, "atom_attribute_foil_described")] >= 1
+
+
+def test_no_colour_foil_of_a_many_coloured_thing_vg64():
+    """VG image 64: the tall building is "multi colored" and yellow; its other colours are not
+    annotated, so "white building" may be true; foils of its name stay ("tower")."""
+    _, cands, dropped = _vg_negatives(64, ["1062066"], [])
+    assert cands and all(c.graph.objects[0].attributes[0] == "yellow" for c in cands)
+    assert dropped["atom_colour_foil_many_coloured"] >= 1
+
+
+def test_no_attribute_foil_on_a_box_of_two_things_vg6():
+    """VG image 6: "red lid" of the box also named "drawer" gets no colour foil."""
+    _, cands, dropped = _vg_negatives(6, ["5160"], [])
+    assert all(c.graph.objects[0].attributes == ("red", "wooden") for c in cands)
+    assert dropped["atom_attribute_foil_on_box_of_two_things"] >= 1

@@ -190,3 +190,21 @@ def test_parts_and_their_wholes():
     assert part_of("palm", "hand") and part_of("wheel", "car") and part_of("mattress", "bed")
     assert part_of("window", "building") and part_of("palm", "man")  # hand of a human
     assert not part_of("car", "wheel") and not part_of("shirt", "man")
+
+
+def test_parts_named_in_any_sense():
+    """A keyboard's keys (the 15th sense of "key", part of a keyboard's action) and a building's
+    frame (its skeleton) are parts: "key of the cpu" beside a keyboard may be true."""
+    from crepe_datasets.generators.negatives.foils import part_names, part_of
+
+    assert part_of("key", "keyboard") and part_of("frame", "building")
+    assert "wheel" in part_names("car") and not part_of("keyboard", "key")
+
+
+def test_many_coloured_attributes():
+    from crepe_datasets.generators.negatives.foils import many_coloured
+
+    assert many_coloured("multi colored") and many_coloured("multi-colored")
+    assert many_coloured("colorful") and many_coloured("multicolored")
+    assert not many_coloured("yellow") and not many_coloured("bright")
+    assert not many_coloured("colored") and not many_coloured("painted")

@@ -199,3 +199,18 @@ def test_the_indexed_checks_agree_with_their_definitions():
                 for o in g.objects
                 if any(same_kind(w, n) or is_kind_of(n, w) for n in (o.name, *o.aliases))
             )
+
+
+def test_a_box_of_two_unrelated_names_is_no_evidence_vg6():
+    """VG image 6: one box is named "lid" and "drawer" and annotated red and wooden: the red
+    may be the lid's or the drawer's, so it contradicts no colour; "chair" / "seat" of image 8
+    name one thing."""
+    from tests.generators.negatives.helpers import vg_graph
+
+    index = GraphIndex(vg_graph(6))
+    lid = index.by_id[5160]
+    assert lid.aliases == ("drawer",) and "red" in lid.attributes
+    assert not index.one_thing(5160) and not index.contradicts(5160, "white")
+    index8 = GraphIndex(vg_graph(8))
+    assert index8.by_id[1060489].aliases == ("seat",)
+    assert index8.one_thing(1060489) and index8.contradicts(1060489, "red")  # it is blue

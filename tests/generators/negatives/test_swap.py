@@ -9,6 +9,7 @@ import pytest
 
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.swap import swap_candidates, swap_negatives
+from crepe_datasets.infra.provenance import DropLog
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 from tests.generators.negatives.helpers import image_graph, subgraph
 
@@ -20,9 +21,11 @@ def _rules(cands) -> set[str]:
 
 
 def test_every_candidate_keeps_atoms_and_changes_graph():
+    """The dog is white in ``G`` but its colour is left out of the text, so "black" moved from
+    the hat to the dog is false and the text does not give the dog two colours."""
     g = image_graph()
     index = GraphIndex(g)
-    sub = subgraph(g, [1, 2, 3, 4], [0, 1, 2])
+    sub = subgraph(g, [1, 2, 3, 4], [0, 1, 2], drop_attrs={4: ("white",)})
     cands = swap_negatives(sub, index, random.Random(1), 50)
     assert {"swap:subject_object", "swap:attributes", "swap:objects", "move:attribute"} <= _rules(
         cands
@@ -78,13 +81,14 @@ def test_permutations_only_at_n4():
     at5 = {rule for rule, _ in swap_candidates(g, GraphIndex(g), 5)}
     assert {"permute:object", "permute:attribute"} <= at4
     assert not any(r.startswith("permute") for r in at5)
-    # A permutation equal to a pairwise swap is generated once (same graph).
+    # A permutation equal to a pairwise swap is generated once (same graph): "black dog and
+    # brown cat" is both the names and the colours exchanged; a moved colour would stand beside
+    # the other ("black and brown dog").
     cands = swap_negatives(g, GraphIndex(g), random.Random(0), 20, n=4)
-    assert len({c.graph.signature() for c in cands}) == len(cands) >= 3
+    assert len(cands) == 1 and cands[0].graph.object_by_id()[1].name == "dog"
 
 
 def test_rejected_swaps_are_counted():
-    from crepe_datasets.infra.provenance import DropLog
 
     g = image_graph()
     g.relationships.append(Relationship(2, "wearing", 1))
@@ -101,7 +105,6 @@ def test_rejected_swaps_are_counted():
 def test_symmetric_relations_are_never_reversed_vg40():
     """VG image 40: "chair next to table", "chair by table". Reversing them says the same."""
     from crepe_datasets.generators.negatives.swap import symmetric
-    from crepe_datasets.infra.provenance import DropLog
     from tests.generators.negatives.helpers import pick, vg_graph
 
     assert symmetric("next to") and symmetric("parked next to") and symmetric("by")
@@ -122,12 +125,11 @@ def test_symmetric_relations_are_never_reversed_vg40():
 
 
 def test_no_attribute_moves_between_same_named_or_part_whole_objects():
-    from crepe_datasets.infra.provenance import DropLog
 
     g = SceneGraph(
         [
             SGObject(1, "plate", ("white",)),
-            SGObject(2, "plate", ()),
+            SGObject(2, "plate", ("blue",)),
             SGObject(3, "food", ("hot",)),
             SGObject(4, "table", ("brown",)),
         ],
@@ -179,33 +181,36 @@ def test_swapping_two_names_of_one_thing_says_nothing_new():
     monitor = SGObject(2, "monitor", (), Box(110, 105, 190, 140))
     desk = SGObject(3, "desk", (), Box(0, 200, 600, 300))
     sub = _objects(computer, monitor, desk, rels=(Relationship(1, "on", 3),))
-    assert _swap_objects(sub, computer, monitor) == "swap_objects_same_thing"
+    assert _swap_objects(sub, GraphIndex(sub), computer, monitor) == "swap_objects_same_thing"
     person = SGObject(4, "person", (), Box(0, 0, 50, 100))
     man = SGObject(5, "man", ("tall",), Box(400, 0, 50, 100))
-    assert _swap_objects(_objects(person, man), person, man) == "swap_objects_may_corefer"
+    assert (
+        _swap_objects(_objects(person, man), GraphIndex(_objects(person, man)), person, man)
+        == "swap_objects_may_corefer"
+    )
     wall = SGObject(6, "wall", (), Box(0, 0, 800, 100))
     cabinet = SGObject(7, "file cabinet", (), Box(600, 300, 100, 200))
     near = _objects(
         wall, cabinet, computer, rels=(Relationship(6, "near", 1), Relationship(7, "next to", 1))
     )
-    assert _swap_objects(near, wall, cabinet) == "swap_objects_say_the_same"
+    assert _swap_objects(near, GraphIndex(near), wall, cabinet) == "swap_objects_say_the_same"
     on = _objects(
         wall, cabinet, computer, rels=(Relationship(6, "near", 1), Relationship(7, "on", 1))
     )
-    assert isinstance(_swap_objects(on, wall, cabinet), SceneGraph)
+    assert isinstance(_swap_objects(on, GraphIndex(on), wall, cabinet), SceneGraph)
 
 
 def test_a_relation_the_boxes_show_is_no_swap():
-    """ "Lamp in room, chair near table" → "chair in room, lamp near table": every chair's box
-    lies inside the room's, so the swap may state a truth."""
-    from crepe_datasets.infra.provenance import DropLog
+    """ "White lamp in room, black chair near table" → "white chair in room, black lamp near
+    table": refuted by the colours, but every chair's box lies inside the room's, so the swap
+    may state a truth."""
     from crepe_datasets.scenegraph.types import Box
 
     g = SceneGraph(
         [
-            SGObject(1, "lamp", (), Box(10, 10, 10, 10)),
+            SGObject(1, "lamp", ("white",), Box(10, 10, 10, 10)),
             SGObject(2, "room", (), Box(0, 0, 100, 100)),
-            SGObject(3, "chair", (), Box(50, 50, 20, 20)),
+            SGObject(3, "chair", ("black",), Box(50, 50, 20, 20)),
             SGObject(4, "table", (), Box(200, 0, 50, 50)),
         ],
         [Relationship(1, "in", 2), Relationship(3, "near", 4)],
@@ -221,3 +226,96 @@ def test_a_relation_the_boxes_show_is_no_swap():
         }
         assert ("chair", "in", "room") not in said
     assert drops.counts[("productivity_negative_checks", "swap_relation_fits_boxes")] >= 1
+
+
+def test_touching_predicates():
+    from crepe_datasets.generators.negatives.swap import touching
+
+    assert touching("on") and touching("sitting on") and touching("on top of")
+    assert touching("wearing") and touching("hanging from") and touching("of")
+    assert not touching("in front of") and not touching("behind") and not touching("near")
+    assert not touching("next to") and not touching("sitting next to")
+
+
+def test_a_name_swap_needs_a_claim_the_image_refutes_vg62_vg8():
+    """VG image 62: "window on building, car on ground" → "car on building, window on ground":
+    no window's box meets the ground's, so the swap is refuted. VG image 8: "dish on top of
+    cpu" → "book on top of cpu" is not, though no box of a book meets the cpu's: a question
+    says "what is on top of the cpu? a book"."""
+    from crepe_datasets.generators.negatives.swap import refuted_as
+    from crepe_datasets.scenegraph.vg.descriptions import ImageDescriptions
+    from tests.conftest import require_shared
+    from tests.generators.negatives.helpers import pick, vg_graph
+
+    folder = require_shared("visual_genome", "images_1-100")
+    g = vg_graph(62)
+    sub = pick(
+        g,
+        ["1025657", "1025655", "1025673", "1025671"],
+        [(1025657, "on", 1025655), (1025673, "on", 1025671)],
+    )
+    by_id = sub.object_by_id()
+    window, car = by_id[1025657], by_id[1025673]
+    index = GraphIndex(g, ImageDescriptions(folder, DropLog()).take(62))
+    assert refuted_as(sub, index, car, window)  # no window meets the ground
+    cands = swap_negatives(sub, index, random.Random(0), 50)
+    assert any(c.rule == "swap:objects" for c in cands)
+
+    g8 = vg_graph(8)
+    sub8 = pick(
+        g8,
+        ["1060453", "1060454", "1060483", "1060469"],
+        [(1060453, "on top of", 1060454), (1060483, "on", 1060469)],
+    )
+    by_id8 = sub8.object_by_id()
+    dish, book = by_id8[1060453], by_id8[1060483]
+    with_texts = GraphIndex(g8, ImageDescriptions(folder, DropLog()).take(8))
+    assert not refuted_as(sub8, with_texts, dish, book)
+    assert refuted_as(sub8, GraphIndex(g8), dish, book)  # without the question, the boxes refute it
+
+
+def test_a_moved_attribute_never_stands_beside_its_foil():
+    """ "Black hat, white dog" → "hat, black and white dog" gives the dog two colours, and
+    "large and small dog" contradicts itself: neither is a negative the image must refute."""
+    from crepe_datasets.generators.negatives.foils import excludes
+
+    assert excludes(("white", "small"), "black") and excludes(("small",), "large")
+    assert not excludes(("small",), "black") and not excludes((), "wooden")
+    g = image_graph()
+    drops = DropLog()
+    cands = swap_negatives(
+        subgraph(g, [1, 2, 3, 4], [0, 1, 2]), GraphIndex(g), random.Random(1), 50, drops=drops
+    )
+    assert "move:attribute" not in _rules(cands)
+    assert drops.counts[("productivity_negative_checks", "swap_attribute_beside_its_foil")] >= 1
+
+
+def test_boxes_refute_touching_nearness_above_and_below():
+    from crepe_datasets.generators.negatives.swap import boxes_refute
+    from crepe_datasets.scenegraph.types import Box
+
+    g = SceneGraph(
+        [
+            SGObject(1, "window", (), Box(100, 0, 50, 50)),
+            SGObject(2, "ground", (), Box(0, 300, 800, 300)),
+            SGObject(3, "car", (), Box(100, 350, 200, 100)),
+            SGObject(4, "lamp", (), Box(700, 0, 20, 40)),
+        ],
+        [],
+        "1",
+        800,
+        600,
+    )
+    index = GraphIndex(g)
+    assert boxes_refute(index, "window", "on", "ground")  # never meet
+    assert not boxes_refute(index, "car", "parked on", "ground")
+    assert boxes_refute(index, "car", "next to", "lamp")  # further apart than either is long
+    assert boxes_refute(index, "window", "near", "car") and not boxes_refute(
+        index, "car", "near", "ground"
+    )
+    assert boxes_refute(index, "ground", "above", "window") and boxes_refute(
+        index, "window", "under", "car"
+    )
+    assert not boxes_refute(index, "window", "above", "car") and not boxes_refute(
+        index, "car", "behind", "lamp"
+    )
