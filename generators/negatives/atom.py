@@ -48,7 +48,10 @@ Procedure (deterministic given ``rng``):
      shares its name with another object of the subgraph, or the foil names one
      (:func:`~crepe_datasets.generators.negatives.foils.keeps_references`: the negative would
      lose or gain the positive's "another … the other");
-   * relationship foil: ``G`` has the foil between the same subject and object.
+   * relationship foil: ``G`` has the foil between the same subject and object; or the
+     subgraph relates the two objects twice ("magazine under newspaper, the newspaper on the
+     magazine"), so a foil of one would leave the other saying the opposite, a contradiction
+     the text shows without the image.
 """
 
 from __future__ import annotations
@@ -331,7 +334,14 @@ def _relation_slot(
     def context(predicate: str) -> str:
         return relation_context(sub, rel.subject, predicate, rel.object)
 
+    twice = any(
+        k != index and {r.subject, r.object} == {rel.subject, rel.object}
+        for k, r in enumerate(sub.relationships)
+    )
+
     def check(foil: str) -> NegativeCandidate | str:
+        if twice:  # "magazine on newspaper, the newspaper on the magazine" contradicts itself
+            return "atom_relationship_foil_pair_related_twice"
         if foil in g.pair_predicates.get((rel.subject, rel.object), ()):
             return "atom_relationship_foil_already_holds"
         if g.kind_linked(by_id[rel.subject], foil, by_id[rel.object]):  # another lamp is near

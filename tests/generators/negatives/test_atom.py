@@ -245,3 +245,14 @@ def test_no_attribute_foil_on_a_box_of_two_things_vg6():
     _, cands, dropped = _vg_negatives(6, ["5160"], [])
     assert all(c.graph.objects[0].attributes == ("red", "wooden") for c in cands)
     assert dropped["atom_attribute_foil_on_box_of_two_things"] >= 1
+
+
+def test_no_relationship_foil_where_the_pair_is_related_twice():
+    """ "Man wearing hat, the hat on the man": a foil of either relation would leave the other
+    saying the opposite ("man removing hat, the hat on the man")."""
+    g = image_graph()
+    sub = subgraph(g, [1, 2], [0, 4])  # man wearing hat; hat on man
+    drops = DropLog()
+    cands = atom_negatives(sub, GraphIndex(g), random.Random(0), 50, drops)
+    assert cands and all(c.rule != "atom:relationship" for c in cands)
+    assert drops.counts[(CHECK_STAGE, "atom_relationship_foil_pair_related_twice")] >= 1
