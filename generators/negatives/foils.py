@@ -561,8 +561,8 @@ def many_coloured(word: str) -> bool:
     sense is one of :data:`MANY_COLOUR_SENSES` ("multi colored", "multi-colored",
     "colorful"). A "multi colored and yellow building" may be white too, so a colour foil
     of it is not false."""
-    for form in {word.replace(" ", "_"), word.replace(" ", "").replace("-", "")}:
-        senses = wordnet().synsets(form.replace("-", "_"), pos="a")
+    for form in (word.replace(" ", "_").replace("-", "_"), word.replace(" ", "").replace("-", "")):
+        senses = wordnet().synsets(form, pos="a")
         if senses:
             return senses[0].name() in MANY_COLOUR_SENSES
     return False
