@@ -89,7 +89,6 @@ def test_permutations_only_at_n4():
 
 
 def test_rejected_swaps_are_counted():
-
     g = image_graph()
     g.relationships.append(Relationship(2, "wearing", 1))
     drops = DropLog()
@@ -125,7 +124,6 @@ def test_symmetric_relations_are_never_reversed_vg40():
 
 
 def test_no_attribute_moves_between_same_named_or_part_whole_objects():
-
     g = SceneGraph(
         [
             SGObject(1, "plate", ("white",)),
