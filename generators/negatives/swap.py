@@ -63,13 +63,13 @@ Swaps that stay true, written down (each dropped and counted with its reason):
   the boxes of the two kinds exclude (:func:`boxes_refute`: a touching predicate between
   boxes that never meet, nearness between boxes far apart, "above" or "under" the wrong way)
   and no description speaks of together: ``swap_objects_not_refuted``.
-* **An attribute beside its foil** (``move:attribute``): the moved attribute is false only
-  where the new object's annotation excludes it, and where that annotation is in the text
-  too the negative gives one thing two values of a kind: "large and small dog" contradicts
-  itself and "brown and red bench" may be true, both read without the image. A move is kept
-  only where the excluding attribute is in ``G`` and not in the text
-  (:func:`~crepe_datasets.generators.negatives.foils.excludes`):
-  ``swap_attribute_beside_its_foil``.
+* **An attribute beside its foil** (``move:attribute``, ``swap:attributes``): a moved
+  attribute is false only where the new object's annotation excludes it, and where that
+  annotation is in the text too the negative gives one thing two values of a kind: "large and
+  small dog" contradicts itself and "brown and red bench" may be true, both read without the
+  image. A moved or swapped attribute may not land beside an attribute of the text that
+  excludes it (:func:`~crepe_datasets.generators.negatives.foils.excludes`; "black and grey
+  chair"): ``swap_attribute_beside_its_foil``.
 * **A relation the boxes show**: a swap that states anew that a thing is in or on another
   ("chair inside room") is true where the box of a thing of the one kind lies inside the box of
   a thing of the other, whatever the graph annotates (:func:`_fits_boxes`):
@@ -205,11 +205,13 @@ def _swap_attributes(
         return None
     if not g.contradicts(o1.id, b) and not g.contradicts(o2.id, a):
         return "swap_attribute_not_contradicted"
+    attrs1, attrs2 = list(o1.attributes), list(o2.attributes)
+    if excludes(attrs1[:i] + attrs1[i + 1 :], b) or excludes(attrs2[:j] + attrs2[j + 1 :], a):
+        return "swap_attribute_beside_its_foil"  # "black and grey chair"
     if described(g, o1, b) or described(g, o2, a):
         return "swap_attribute_described"
     if g.open_kin(o1, b) or g.open_kin(o2, a):  # another chair may be the brown one
         return "swap_attribute_open_for_kin"
-    attrs1, attrs2 = list(o1.attributes), list(o2.attributes)
     attrs1[i], attrs2[j] = b, a
     graph = replace_object(sub, _with(o1, attributes=tuple(attrs1)))
     return replace_object(graph, _with(o2, attributes=tuple(attrs2)))

@@ -286,6 +286,14 @@ def test_a_moved_attribute_never_stands_beside_its_foil():
     )
     assert "move:attribute" not in _rules(cands)
     assert drops.counts[("productivity_negative_checks", "swap_attribute_beside_its_foil")] >= 1
+    # a swap too: "black screen, cushioned and grey chair" -> "black and grey chair"
+    tv = SceneGraph(
+        [SGObject(1, "screen", ("black",)), SGObject(2, "chair", ("cushioned", "grey"))],
+        [],
+        "1",
+    )
+    swaps = [make() for rule, make in swap_candidates(tv, GraphIndex(tv), 6)]
+    assert "swap_attribute_beside_its_foil" in swaps
 
 
 def test_boxes_refute_touching_nearness_above_and_below():
