@@ -283,7 +283,7 @@ def _attribute_slot(
     def check(foil: str) -> NegativeCandidate | str:
         if foil in obj.attributes or g.has_attribute(obj.id, foil):
             return "atom_attribute_foil_already_holds"
-        if not parsed and obj.id in g.by_id and not g.one_thing(obj.id):  # "lid" / "drawer"
+        if not parsed and not g.one_thing(obj.id):  # "lid" / "drawer"
             return "atom_attribute_foil_on_box_of_two_things"
         if any(neighbouring_shades(foil, a) for a in own):  # "grey monitor" of a white one
             return "atom_colour_foil_neighbouring_shade"

@@ -140,12 +140,13 @@ class GraphIndex:
         is of its name's kind or one may be the other (:func:`same_kind`, :func:`may_be`:
         "cup" / "mug", "person" / "man"). A box merged from unrelated annotations ("lid" /
         "drawer", "desk" / "folder") may carry the other thing's attributes: the "red" of the
-        "lid" may be the drawer's, so neither a foil of it nor a contradiction by it is sure."""
+        "lid" may be the drawer's, so neither a foil of it nor a contradiction by it is sure.
+        An object not in ``G`` (a parsed caption's) has one name."""
         key = ("one_thing", oid)
         found = self.memo.get(key)
         if found is None:
-            o = self.by_id[oid]
-            found = self.memo[key] = all(
+            o = self.by_id.get(oid)
+            found = self.memo[key] = o is None or all(
                 same_kind(a, o.name) or may_be(a, o.name) or may_be(o.name, a) for a in o.aliases
             )
         return found
@@ -327,7 +328,7 @@ class GraphIndex:
         )
 
         own = self.attrs.get(oid, frozenset())
-        if attribute in own or (oid in self.by_id and not self.one_thing(oid)):
+        if attribute in own or not self.one_thing(oid):
             return False
         if colour_family(attribute) and any(many_coloured(b) for b in own):
             return False  # a "multi colored" thing may have this colour too

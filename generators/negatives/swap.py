@@ -318,11 +318,22 @@ def boxes_refute(g: GraphIndex, subject: str, predicate: str, obj: str) -> bool:
     """Whether no thing of ``subject``'s kind stands in ``predicate`` to a thing of ``obj``'s
     kind by their boxes (:func:`_pair_refutes` for every pair; :meth:`GraphIndex.kin`, every
     box known): "window on ground" where every window is high on a building."""
-    boxes_a = [g.by_id[i].box for i in g.kin(subject)]
-    boxes_b = [g.by_id[i].box for i in g.kin(obj)]
-    if not boxes_a or not boxes_b or None in boxes_a or None in boxes_b:
-        return False
-    return all(_pair_refutes(predicate, a, b) for a in boxes_a for b in boxes_b)  # type: ignore[arg-type]
+    key = ("boxes_refute", subject, predicate, obj)
+    found = g.memo.get(key)
+    if found is None:
+        boxes_a, boxes_b = _kin_boxes(g, subject), _kin_boxes(g, obj)
+        found = g.memo[key] = (
+            bool(boxes_a and boxes_b)
+            and None not in boxes_a
+            and None not in boxes_b
+            and all(_pair_refutes(predicate, a, b) for a in boxes_a for b in boxes_b)  # type: ignore[arg-type]
+        )
+    return found
+
+
+def _kin_boxes(g: GraphIndex, name: str) -> list[Box | None]:
+    """The boxes of the things of ``name``'s kind in ``G`` (:meth:`GraphIndex.kin`)."""
+    return [g.by_id[i].box for i in g.kin(name)]
 
 
 def refuted_as(sub: SceneGraph, g: GraphIndex, obj: SGObject, other: SGObject) -> bool:
@@ -332,9 +343,8 @@ def refuted_as(sub: SceneGraph, g: GraphIndex, obj: SGObject, other: SGObject) -
     that the boxes of the two kinds exclude (:func:`boxes_refute`: "window on ground" where
     every window is high on a building) and that no description speaks of together ("what is
     on top of the cpu? a book" where no box of a book is on the cpu)."""
-    names = g.names(other.id) if other.id in g.by_id else (other.name,)
     for a in obj.attributes:
-        if g.contradicts(other.id, a) and not g.described_attribute(names, other.box, a):
+        if g.contradicts(other.id, a) and not described(g, other, a):
             return True
     by_id = sub.object_by_id()
     for r in sub.relationships:
@@ -481,7 +491,7 @@ def _fits_boxes(g: GraphIndex, subject: str, meaning: str, obj: str) -> bool:
     key = ("fits_boxes", subject, meaning, obj)
     found = g.memo.get(key)
     if found is None:
-        outer = [g.by_id[i].box for i in g.kin(obj)]
+        outer = _kin_boxes(g, obj)
         found = g.memo[key] = any(
             box is not None
             and box.area > 0
@@ -491,7 +501,7 @@ def _fits_boxes(g: GraphIndex, subject: str, meaning: str, obj: str) -> bool:
                 and box.intersection_area(o) >= VISIBLE_SHARE * box.area
                 for o in outer
             )
-            for box in (g.by_id[i].box for i in g.kin(subject))
+            for box in _kin_boxes(g, subject)
         )
     return found
 
