@@ -555,6 +555,17 @@ MANY_COLOUR_SENSES = frozenset(
 )
 
 
+def several_colours(words: Iterable[str]) -> bool:
+    """Whether ``words`` name two colours of which neither is a shade of the other ("red" and
+    "white"; not "gray" and "silver"): a thing of two colours may well have a third (a red and
+    white sign with black letters), so they exclude no colour."""
+    senses = [(colour_sense(w), colour_family(w)) for w in sorted(set(words))]
+    colours = [(s, f) for s, f in senses if s is not None]
+    return any(
+        a not in g and b not in f for i, (a, f) in enumerate(colours) for b, g in colours[i + 1 :]
+    )
+
+
 @functools.lru_cache(maxsize=100_000)
 def many_coloured(word: str) -> bool:
     """Whether the attribute ``word`` says that a thing has many colours: its first adjective

@@ -20,6 +20,7 @@ the candidate rather than risk keeping a true "negative".
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -40,6 +41,7 @@ from crepe_datasets.generators.negatives.kinds import (
     says_in,
     vacuous,
 )
+from crepe_datasets.scenegraph.lexicon import singularize
 from crepe_datasets.scenegraph.types import Box, Description, SceneGraph, SGObject
 
 #: A relation of an object to a neighbour: ``(predicate, neighbour name, neighbour synset)``.
@@ -54,6 +56,9 @@ SAME_THING_IOU = 0.5
 # A region description speaks of an object when the smaller of their two boxes lies at least
 # this much inside the other (:meth:`GraphIndex.described_attribute`)
 DESCRIBED_OVERLAP = 0.5
+# A region describes one object in so many words only where the object's box is at least this
+# share of the region's (:meth:`GraphIndex.stated_attributes`)
+STATED_SHARE = 0.25
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)?")
 
 
@@ -76,6 +81,7 @@ class GraphIndex:
         self.descriptions: list[tuple[Box | None, frozenset[str]]] = [
             (d.box, frozenset(_WORD.findall(d.text.lower()))) for d in descriptions
         ]
+        self._texts = list(descriptions)  # read word by word only by stated_attributes
         self._by_word: dict[str, list[int]] = defaultdict(list)
         for i, (_, words) in enumerate(self.descriptions):
             for w in words:
@@ -315,22 +321,87 @@ class GraphIndex:
         found = self.memo[key] = [frozenset(m.id for m in ms) for ms in things]
         return found
 
-    def contradicts(self, oid: int, attribute: str) -> bool:
+    def stated_attributes(self, oid: int) -> frozenset[str]:
+        """The attributes a region description gives object ``oid`` in so many words: "<a>
+        <name>" ("a gray car", "white and red car") or "<name> is <a>" ("the car is gray"), with
+        ``<a>`` a word that has attribute foils, in a region that is mostly this object (the
+        object's box covers a quarter of the region's and the two overlap as in
+        :meth:`described_attribute`) and shows no other thing of its kind (:meth:`kin_things`).
+        Only the words next to the name count, so "man in green shirt" gives the man nothing;
+        the name must end its noun phrase ("black car tire" gives the car nothing)."""
+        from crepe_datasets.generators.negatives.foils import noun_only
+
+        key = ("stated", oid)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        o = self.by_id.get(oid)
+        out: set[str] = set()
+        if o is not None and o.box is not None and self.one_thing(oid):
+            names = {tuple(singularize(w) for w in n.lower().split()) for n in self.names(oid)}
+            for i in sorted({i for n in self.names(oid) for i in self._mentions(n)}):
+                d = self._texts[i]
+                where = d.box
+                if (
+                    where is None
+                    or o.box.area < STATED_SHARE * where.area
+                    or where.intersection_area(o.box)
+                    < DESCRIBED_OVERLAP * min(where.area, o.box.area)
+                ):
+                    continue
+                words = _WORD.findall(d.text.lower())
+                heads = [singularize(w) for w in words]
+                spans = [
+                    (j, j + len(n))
+                    for n in names
+                    for j in range(len(words) - len(n) + 1)
+                    if tuple(heads[j : j + len(n)]) == n
+                ]
+                if not spans:
+                    continue
+                things = self.kin_things(o.name, o.synset, where)
+                if len(things) != 1 or oid not in things[0]:
+                    continue
+                for start, end in spans:
+                    if (
+                        end < len(words)
+                        and words[end] not in ("is", "are")
+                        and noun_only(words[end])
+                    ):
+                        continue  # "black car tire": the name does not end its noun phrase
+                    out.update(_attribute_run(words, start - 1, -1))
+                    if end < len(words) and words[end] in ("is", "are"):
+                        out.update(_attribute_run(words, end + 1, 1))
+        found = self.memo[key] = frozenset(out)
+        return found
+
+    def contradicts(self, oid: int, attribute: str, stated: bool = False) -> bool:
         """Whether ``G`` gives object ``oid`` an attribute that excludes ``attribute``: one of
         its foils (an antonym, or another basic colour for a colour:
         :func:`~crepe_datasets.generators.negatives.foils.attribute_foils`), or one of whose
         foils it is. Visual Genome leaves most attributes unannotated: "white outlet" said of
-        an outlet with no colour in ``G`` may well be true; said of a brown one it is false."""
+        an outlet with no colour in ``G`` may well be true; said of a brown one it is false.
+
+        With ``stated`` (HN-SWAP, where a contradiction is the only evidence that the swapped
+        text is false), the attributes region descriptions give the object in so many words
+        count too (:meth:`stated_attributes`: "the car is gray"), and a thing of two colours
+        excludes no colour (:func:`~crepe_datasets.generators.negatives.foils.several_colours`:
+        "black" moved onto a "red and white" sign may be its letters)."""
         from crepe_datasets.generators.negatives.foils import (
             colour_family,
             excludes,
             many_coloured,
+            several_colours,
         )
 
         own = self.attrs.get(oid, frozenset())
+        if stated:
+            own |= self.stated_attributes(oid)
         if attribute in own or not self.one_thing(oid):
             return False
-        if colour_family(attribute) and any(many_coloured(b) for b in own):
+        if colour_family(attribute) and (
+            any(many_coloured(b) for b in own) or (stated and several_colours(own))
+        ):
             return False  # a "multi colored" thing may have this colour too
         return excludes(own, attribute)
 
@@ -527,6 +598,48 @@ class GraphIndex:
                 if not keep_s or not keep_o:
                     return False
         return True
+
+
+@functools.lru_cache(maxsize=100_000)
+def _stated_word(word: str) -> bool:
+    """Whether ``word`` next to a name says an attribute of it that may exclude another: a
+    word with attribute foils and an adjective sense (WordNet), not a stop word nor a
+    predicate, that is a colour or mostly an adjective ("gray", "silver", "small", "empty";
+    not "on", "near", "top", "many", "metal", nor "coffee" of "coffee press")."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from crepe_datasets.generators.negatives.foils import (
+        attribute_foils,
+        colour_family,
+        relation_table,
+        sense_counts,
+    )
+    from crepe_datasets.generators.negatives.kinds import predicate_meaning
+
+    counts = sense_counts(word)
+    adjective = counts.get("a", -1)
+    predicate = word in relation_table() or predicate_meaning(word) != word
+    if adjective < 0 or word in STOP_WORDS or predicate or not attribute_foils(word):
+        return False
+    return bool(colour_family(word)) or adjective >= max(counts.get(p, -1) for p in "nvr")
+
+
+def _attribute_run(words: list[str], start: int, step: int) -> list[str]:
+    """The words that say attributes (:func:`_stated_word`) read from ``start`` in direction
+    ``step`` (``-1``: back from a name, ``1``: on from "is"), over "and" between them, up to
+    the first other word: "white and red" of "a white and red car"."""
+    out: list[str] = []
+    j = start
+    while 0 <= j < len(words):
+        w = words[j]
+        if w == "and" and out:
+            j += step
+            continue
+        if not _stated_word(w):
+            break
+        out.append(w)
+        j += step
+    return out
 
 
 def _shows(region: Box | None, box: Box | None) -> bool:

@@ -48,7 +48,9 @@ Swaps that stay true, written down (each dropped and counted with its reason):
   ``G`` may be true, and so may "paneled shelf", "sliced shrimp" or "metal bowl" (read by eye,
   37% of the moved attributes that nothing contradicted were possibly true). A moved attribute
   must be excluded by an attribute ``G`` gives its new object (one of its foils: an antonym,
-  another basic colour; :meth:`GraphIndex.contradicts`) — for a swap, on at least one of the two
+  another basic colour; :meth:`GraphIndex.contradicts` with ``stated``: a region description
+  that says it of the object in so many words, "the tray is silver", counts too, and a thing of
+  two colours excludes no third) — for a swap, on at least one of the two
   objects: ``swap_attribute_not_contradicted``; and no description of the image (a region's
   phrase, a question and its answer) may give it to the new object (:func:`described`):
   ``swap_attribute_described``; nor may another thing of the new object's kind in the image
@@ -203,7 +205,7 @@ def _swap_attributes(
         return None
     if g.has_attribute(o1.id, b) or g.has_attribute(o2.id, a):
         return None
-    if not g.contradicts(o1.id, b) and not g.contradicts(o2.id, a):
+    if not g.contradicts(o1.id, b, stated=True) and not g.contradicts(o2.id, a, stated=True):
         return "swap_attribute_not_contradicted"
     attrs1, attrs2 = list(o1.attributes), list(o2.attributes)
     if excludes(attrs1[:i] + attrs1[i + 1 :], b) or excludes(attrs2[:j] + attrs2[j + 1 :], a):
@@ -344,7 +346,7 @@ def refuted_as(sub: SceneGraph, g: GraphIndex, obj: SGObject, other: SGObject) -
     every window is high on a building) and that no description speaks of together ("what is
     on top of the cpu? a book" where no box of a book is on the cpu)."""
     for a in obj.attributes:
-        if g.contradicts(other.id, a) and not described(g, other, a):
+        if g.contradicts(other.id, a, stated=True) and not described(g, other, a):
             return True
     by_id = sub.object_by_id()
     for r in sub.relationships:
@@ -381,7 +383,7 @@ def _move_attribute(
     a = o1.attributes[i]
     if a in o2.attributes or g.has_attribute(o2.id, a):
         return None
-    if not g.contradicts(o2.id, a):
+    if not g.contradicts(o2.id, a, stated=True):
         return "swap_attribute_not_contradicted"
     if excludes(o2.attributes, a):  # the text would say "large and small dog"
         return "swap_attribute_beside_its_foil"

@@ -208,3 +208,11 @@ def test_many_coloured_attributes():
     assert many_coloured("colorful") and many_coloured("multicolored")
     assert not many_coloured("yellow") and not many_coloured("bright")
     assert not many_coloured("colored") and not many_coloured("painted")
+
+
+def test_several_colours():
+    """Two colours of which neither is a shade of the other: a thing of both may have a third."""
+    from crepe_datasets.generators.negatives.foils import several_colours
+
+    assert several_colours(["red", "white"]) and several_colours(["wooden", "black", "grey"])
+    assert not several_colours(["gray", "silver"]) and not several_colours(["white", "wooden"])

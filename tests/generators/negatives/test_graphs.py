@@ -214,3 +214,40 @@ def test_a_box_of_two_unrelated_names_is_no_evidence_vg6():
     index8 = GraphIndex(vg_graph(8))
     assert index8.by_id[1060489].aliases == ("seat",)
     assert index8.one_thing(1060489) and index8.contradicts(1060489, "red")  # it is blue
+
+
+def test_a_region_states_attributes_of_one_thing_in_so_many_words_vg84_vg77_vg46():
+    """VG image 84: "the tray is silver" over a tray annotated with no colour; image 77: "man in
+    orange shirt" gives the shirt its colour and the man none; image 46: a car annotated grey
+    and silver that a region calls white has two colours, so for a swap it excludes none."""
+    tray = _described(84)
+    assert "silver" in tray.stated_attributes(1534285)
+    assert not tray.contradicts(1534285, "red")  # the annotation alone says nothing of colour
+    assert tray.contradicts(1534285, "red", stated=True)
+    people = _described(77)
+    assert people.stated_attributes(1534175) == frozenset()  # the man
+    assert people.stated_attributes(1534176) == {"orange"}  # his shirt
+    street = _described(46)
+    assert street.contradicts(1025385, "red")
+    assert not street.contradicts(1025385, "red", stated=True)  # grey, silver and white
+
+
+def test_only_the_words_next_to_a_name_state_its_attributes():
+    """ "a white and red car" and "the car is gray" state colours of the car; "black car tire"
+    (the name does not end its noun phrase), "coffee press" (no adjective), "man near car"
+    (a predicate) and a region showing two cars state nothing of it."""
+    from crepe_datasets.scenegraph.types import Description
+
+    car = SGObject(1, "car", (), Box(100, 100, 200, 100))
+    other = SGObject(2, "car", (), Box(500, 100, 200, 100))
+    g = SceneGraph([car, other], [], "1", 800, 600)
+    on_car = Box(90, 90, 220, 120)
+
+    def stated(*texts: str, box: Box = on_car) -> frozenset[str]:
+        return GraphIndex(g, [Description(t, box) for t in texts]).stated_attributes(1)
+
+    assert stated("a white and red car") == {"white", "red"}
+    assert stated("the car is gray") == {"gray"}
+    assert stated("black car tire", "coffee car", "man near car", "cars parked") == frozenset()
+    assert stated("white car", box=Box(90, 90, 700, 120)) == frozenset()  # shows both cars
+    assert stated("white car", box=Box(0, 0, 800, 600)) == frozenset()  # mostly not the car

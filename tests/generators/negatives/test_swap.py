@@ -325,3 +325,21 @@ def test_boxes_refute_touching_nearness_above_and_below():
     assert not boxes_refute(index, "window", "above", "car") and not boxes_refute(
         index, "car", "behind", "lamp"
     )
+
+
+def test_a_region_that_states_a_colour_refutes_a_moved_one():
+    """ "white cup, tray" → "cup, white tray" is a negative only where something says the tray
+    has another colour: here the region "the tray is silver"."""
+    from crepe_datasets.scenegraph.types import Box, Description
+
+    cup = SGObject(1, "cup", ("white",), Box(50, 50, 40, 40))
+    tray = SGObject(2, "tray", (), Box(300, 300, 200, 80))
+    g = _objects(cup, tray)
+    region = [Description("the tray is silver", Box(290, 290, 220, 100))]
+    for said, expected in (((), "swap_attribute_not_contradicted"), (region, None)):
+        index = GraphIndex(g, said)
+        made = [make() for rule, make in swap_candidates(g, index, 4) if rule == "move:attribute"]
+        if expected:
+            assert made == [expected]
+        else:
+            assert [m.objects[1].attributes for m in made] == [("white",)]
