@@ -207,7 +207,7 @@ def _negated(caption: str) -> bool:
     negation ("desk with no bags") makes a text true of an image that lacks the foil."""
     from crepe_datasets.generators.balance.blind import NEGATION
 
-    return NEGATION.search(caption) is not None or "n't" in caption.lower()
+    return NEGATION.search(caption) is not None
 
 
 def candidates_for(

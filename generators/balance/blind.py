@@ -116,7 +116,8 @@ SET_CUES = {
 BEST_OF = ("formatting", "set_structure")
 #: Words that negate what follows them (the ``no_negation`` cue; systematicity refuses HN-ATOM
 #: foils in a caption that has one)
-NEGATION = re.compile(r"\b(no|not|never|nothing|none|nobody|without|n't)\b", re.IGNORECASE)
+# "n't" ends its word ("isn't", "doesn't"): no word boundary before it
+NEGATION = re.compile(r"\b(?:no|not|never|nothing|none|nobody|without)\b|n't\b", re.IGNORECASE)
 
 
 def _split_key(split: str) -> tuple:

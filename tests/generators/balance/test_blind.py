@@ -81,3 +81,11 @@ def test_hn_comp_length_cue_is_reported_as_inherent_and_not_counted():
     lines = blind_lines(data)
     assert any("inherent cue, not counted" in line for line in lines if line.startswith("hn_comp"))
     assert any(line.startswith("hn_comp: known inherent cue: length") for line in lines)
+
+
+def test_negation_words_are_counted_in_contractions_too():
+    from crepe_datasets.generators.balance.blind import NEGATION
+
+    assert len(NEGATION.findall("the cat isn't on a mat, there is no dog")) == 2
+    assert len(NEGATION.findall("a dog doesn't sit; NOT a cat, nothing else")) == 3
+    assert not NEGATION.findall("a notebook on a nose, snow in town")
