@@ -49,7 +49,8 @@ def groups_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def productivity_groups_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A productivity build of the first 40 VG images with ``--counter-pool`` FACTUAL."""
+    """A productivity build of the first 60 VG images with ``--counter-pool`` FACTUAL (the first
+    40 hold no group since one thing boxed twice is one object)."""
     from crepe_datasets.builders.productivity.build import (
         ProductivitySettings,
         build_productivity,
@@ -57,7 +58,7 @@ def productivity_groups_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     root = tmp_path_factory.mktemp("prod")
     settings = ProductivitySettings(
-        vg=str(require_shared(*VG)), out=str(root / "prod"), limit=40, progress=False,
+        vg=str(require_shared(*VG)), out=str(root / "prod"), limit=60, progress=False,
         counter_pool=(str(require_shared(*FACTUAL)),), cache_dir=str(root / "cache"),
     )  # fmt: skip
     out, _ = build_productivity(settings)

@@ -1,4 +1,4 @@
-"""The ``groups`` config of a real productivity build (VG images 1-40 + FACTUAL): yields per
+"""The ``groups`` config of a real productivity build (VG images 1-60 + FACTUAL): yields per
 complexity, every unmatched negative counted by reason, and the independent check of every group
 re-run by ``crepe validate dataset``'s registry against the pool."""
 

@@ -209,3 +209,47 @@ def test_aliases_are_cleaned_like_names_and_never_repeat_the_name():
     out = clean_graph(g, drops)
     assert out.objects[0].aliases == ("couch",)
     assert drops.total() == 0  # an unusable alias drops nothing of the object
+
+
+def test_one_thing_boxed_twice_under_one_name_is_one_object():
+    """Two "man" boxes with IoU 0.8 are one man: his attributes and relationships join, and a
+    relation between the two boxes, or one stated for both, is not said twice."""
+    g = SceneGraph(
+        [
+            SGObject(1, "man", ("tall",), Box(100, 100, 50, 100)),
+            SGObject(2, "man", ("smiling", "tall"), Box(105, 100, 50, 100)),
+            SGObject(3, "man", (), Box(400, 100, 50, 100)),  # another man, elsewhere
+            SGObject(4, "person", (), Box(100, 100, 50, 100)),  # another name: kept
+            SGObject(5, "bike", (), Box(90, 150, 80, 60)),
+        ],
+        [
+            Relationship(1, "on", 5),
+            Relationship(2, "on", 5),
+            Relationship(2, "near", 1),
+            Relationship(3, "near", 2),
+        ],
+        "1",
+    )
+    drops = DropLog()
+    out = clean_graph(g, drops)
+    assert [(o.id, o.attributes) for o in out.objects] == [
+        (1, ("tall", "smiling")),
+        (3, ()),
+        (4, ()),
+        (5, ()),
+    ]
+    assert [(r.subject, r.predicate, r.object) for r in out.relationships] == [
+        (1, "on", 5),
+        (3, "near", 1),
+    ]
+    assert drops.counts[(STAGE, "object_annotated_twice")] == 1
+    assert drops.counts[(STAGE, "repeated_relationship")] == 1
+    assert drops.counts[(STAGE, "self_loop_relationship")] == 1
+
+
+def test_real_duplicates_are_merged_vg11():
+    """VG image 11 boxes its black mouse twice (IoU 0.55): one mouse, black."""
+    from tests.generators.negatives.helpers import vg_graph
+
+    mice = [o for o in vg_graph(11).objects if o.name == "mouse"]
+    assert [(o.id, o.attributes) for o in mice] == [(1060630, ("black",))]

@@ -228,8 +228,8 @@ def test_a_region_states_attributes_of_one_thing_in_so_many_words_vg84_vg77_vg46
     assert people.stated_attributes(1534175) == frozenset()  # the man
     assert people.stated_attributes(1534176) == {"orange"}  # his shirt
     street = _described(46)
-    assert street.contradicts(1025385, "red")
-    assert not street.contradicts(1025385, "red", stated=True)  # grey, silver and white
+    assert street.contradicts(3798607, "red")
+    assert not street.contradicts(3798607, "red", stated=True)  # grey, silver and white
 
 
 def test_only_the_words_next_to_a_name_state_its_attributes():
