@@ -349,8 +349,7 @@ class GraphIndex:
                     < DESCRIBED_OVERLAP * min(where.area, o.box.area)
                 ):
                     continue
-                words = _WORD.findall(d.text.lower())
-                heads = [singularize(w) for w in words]
+                words, heads = self._words(i)
                 spans = [
                     (j, j + len(n))
                     for n in names
@@ -373,6 +372,15 @@ class GraphIndex:
                     if end < len(words) and words[end] in ("is", "are"):
                         out.update(_attribute_run(words, end + 1, 1))
         found = self.memo[key] = frozenset(out)
+        return found
+
+    def _words(self, i: int) -> tuple[list[str], list[str]]:
+        """Description ``i``'s words in order and their singulars (once per description)."""
+        key = ("words", i)
+        found = self.memo.get(key)
+        if found is None:
+            words = _WORD.findall(self._texts[i].text.lower())
+            found = self.memo[key] = (words, [singularize(w) for w in words])
         return found
 
     def contradicts(self, oid: int, attribute: str, stated: bool = False) -> bool:
