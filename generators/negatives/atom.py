@@ -272,7 +272,7 @@ def _attribute_slot(
             and ((vocab and vocab[("attribute", f)]) or (stated and _states(stated, compounds(f))))
         )
     antonyms = attribute_antonyms(original)
-    names = g.names(obj.id) if not parsed and obj.id in g.by_id else (obj.name,)
+    names = g.names(obj) if not parsed else (obj.name,)
     own = set(obj.attributes) | (g.attrs.get(obj.id, set()) if not parsed else set())
     n_antonyms = sum(1 for f in foils if f in antonyms)
 

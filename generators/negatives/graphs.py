@@ -136,10 +136,11 @@ class GraphIndex:
             found = self.memo[key] = tuple(o.id for o in self.graph.objects if o.id in ids)
         return found
 
-    def names(self, oid: int) -> tuple[str, ...]:
-        """The object's name and aliases."""
-        o = self.by_id[oid]
-        return (o.name, *o.aliases)
+    def names(self, obj: SGObject) -> tuple[str, ...]:
+        """The names ``G`` gives the object's box (its name and aliases), or the object's own
+        name when it is not in ``G`` (a parsed caption's, a swapped one's)."""
+        o = self.by_id.get(obj.id)
+        return (o.name, *o.aliases) if o is not None else (obj.name,)
 
     def one_thing(self, oid: int) -> bool:
         """Whether every name Visual Genome gives the object names one kind of thing: each alias
@@ -338,8 +339,8 @@ class GraphIndex:
         o = self.by_id.get(oid)
         out: set[str] = set()
         if o is not None and o.box is not None and self.one_thing(oid):
-            names = {tuple(singularize(w) for w in n.lower().split()) for n in self.names(oid)}
-            for i in sorted({i for n in self.names(oid) for i in self._mentions(n)}):
+            names = {tuple(singularize(w) for w in n.lower().split()) for n in self.names(o)}
+            for i in sorted({i for n in self.names(o) for i in self._mentions(n)}):
                 d = self._texts[i]
                 where = d.box
                 if (

@@ -183,8 +183,7 @@ def described(g: GraphIndex, obj: SGObject, attribute: str) -> bool:
     """Whether a description of the image says ``attribute`` of ``obj``
     (:meth:`GraphIndex.described_attribute`): "curtain is blue, white, orange and purple"
     makes "orange curtain" true whatever ``G`` annotates."""
-    names = g.names(obj.id) if obj.id in g.by_id else (obj.name,)
-    return g.described_attribute(names, obj.box, attribute)
+    return g.described_attribute(g.names(obj), obj.box, attribute)
 
 
 def _attribute_pair_reason(g: GraphIndex, o1: SGObject, o2: SGObject) -> str | None:

@@ -121,7 +121,8 @@ def test_an_object_is_found_under_its_other_names():
 
     index = GraphIndex(vg_graph(40))
     assert index.kin("couch") == index.kin("sofa") == (1025176,)
-    assert index.names(1025176) == ("chair", "couch", "sofa")
+    assert index.names(index.by_id[1025176]) == ("chair", "couch", "sofa")
+    assert index.names(SGObject(-1, "lamp")) == ("lamp",)  # not in G: its own name
     assert index.holds(SceneGraph([SGObject(0, "couch", ("floral",))]))
 
 
