@@ -31,14 +31,18 @@ def foil_imbalance(sets: Iterable[Sequence[str]], min_uses: int = 5) -> dict[str
     Reads texts only, so it applies to any benchmark. Returns the number of distinct foil words,
     those used *only* as foils (with their total uses and the most used), and the largest
     per-word ``|log2((foil uses + 1) / (truth uses + 1))|`` among words used at least
-    ``min_uses`` times either way (with the word)."""
+    ``min_uses`` times either way (with the word). A use is a word's place in a text ("harness"
+    for "shelf" in "book on the shelf, another book on the shelf" is two uses);
+    ``foil_only_max_negatives`` counts the negatives instead (one)."""
     foils: Counter = Counter()
     truths: Counter = Counter()
+    negatives: Counter = Counter()  # per word, the negatives it is a foil in
     for texts in sets:
         for negative in texts[1:]:
             removed, added = text_exchange(texts[0], negative)
             truths.update(removed)
             foils.update(added)
+            negatives.update(added.keys())
     only = {w: n for w, n in foils.items() if truths.get(w, 0) == 0}
     worst, worst_word = 0.0, None
     for word in set(foils) | set(truths):
@@ -53,6 +57,7 @@ def foil_imbalance(sets: Iterable[Sequence[str]], min_uses: int = 5) -> dict[str
         "foil_only_words": len(only),
         "foil_only_uses": sum(only.values()),
         "foil_only_max_uses": top_only[0][1] if top_only else 0,
+        "foil_only_max_negatives": max((negatives[w] for w in only), default=0),
         "foil_only_top": [f"{w} ({n})" for w, n in top_only],
         "max_log2_ratio": round(worst, 3),
         "max_log2_ratio_word": worst_word,
@@ -98,7 +103,6 @@ def foil_balance_summary(
         out[config] = {key: pooled[key] for key in SUMMARY_KEYS}
         out[config]["max_log2_ratio_word"] = pooled["max_log2_ratio_word"] or ""
         out[config]["foil_only_top"] = ", ".join(pooled["foil_only_top"][:5])
-        out[config]["worst_split_foil_only_max_uses"] = max(
-            s["foil_only_max_uses"] for s in data["splits"].values()
-        )
+        for key in ("foil_only_max_uses", "foil_only_max_negatives"):
+            out[config][f"worst_split_{key}"] = max(s[key] for s in data["splits"].values())
     return out

@@ -230,8 +230,9 @@ def _state(score: float, base: float) -> int:
 
 @dataclass
 class JointSets:
-    """The sets of one negative type chosen in a chunk, kept for :func:`finish`'s joint
-    rebalancing: their feature balance and, per set, its item, pool and :class:`JointSet`."""
+    """The sets of one negative type and complexity chosen in a chunk, kept for
+    :func:`finish`'s joint rebalancing: their feature balance and, per set, its item, pool and
+    :class:`JointSet`."""
 
     balance: FeatureBalance
     sets: list[tuple[RenderedItem, list[Negative], JointSet]] = field(default_factory=list)
@@ -247,7 +248,7 @@ class RefineState:
 
     balances: dict[tuple[str, int], Balance] = field(default_factory=lambda: defaultdict(Balance))
     ledger: FoilLedger | None = None
-    joint: dict[str, JointSets] | None = None
+    joint: dict[tuple[str, int], JointSets] | None = None
     one_atom: bool = False  # HN-ATOM candidates come in one-atom groups (``--one-atom-sets``)
     attestation: PairAttestation | None = None
 
@@ -368,7 +369,7 @@ def _negative_graph(neg: Negative) -> SceneGraph:
 
 
 def _keep_for_joint(
-    joint: dict[str, JointSets],
+    joint: dict[tuple[str, int], JointSets],
     ledger: FoilLedger | None,
     r: RenderedItem,
     t: str,
@@ -385,7 +386,11 @@ def _keep_for_joint(
         foil_words(neg.exchange[0], neg.exchange[2]) if neg.exchange else frozenset()
         for neg in pool
     ]
-    sets = joint.setdefault(t, JointSets(FeatureBalance(k, bound=ledger_bound(ledger))))
+    sets = joint.get((t, r.item.n))
+    if sets is None:  # each split balanced on its own; the ledger bounds the chunk's total
+        total = next((js.balance.bounded for (u, _), js in joint.items() if u == t), Counter())
+        balance = FeatureBalance(k, bound=ledger_bound(ledger), bounded=total)
+        sets = joint[(t, r.item.n)] = JointSets(balance)
     sets.balance.occurrences.update(positive)
     for i in chosen:
         sets.balance.add(deltas[i])
@@ -396,7 +401,7 @@ def finish(state: RefineState, stats: RefineStats) -> None:
     """Rebalance the chunk's chosen sets of each type jointly
     (:func:`~crepe_datasets.generators.negatives.joint_balance.rebalance`: same-state swaps
     that bring the negatives' words and pairs closer to the positives'), and place the result."""
-    for t, joint in sorted((state.joint or {}).items()):
+    for (t, _), joint in sorted((state.joint or {}).items()):
         before = joint.balance.distance()
         swaps = rebalance((js for _, _, js in joint.sets), joint.balance)
         stats.counts[t]["joint_swaps"] += swaps

@@ -16,7 +16,8 @@ those of the positive's) says exactly what choosing it adds to the negatives' fe
 beyond ``k`` copies of the positive's. Features (:func:`graph_features`) are the atoms by kind
 (object, attribute, relationship) and the pairs a caption writes next to each other:
 attribute–object ("black flower"), two attributes of one object ("black and white", in
-alphabetical order), subject–relation ("flower on") and relation–object ("on table"). Over the sets of one ledger (a productivity chunk, a systematicity split) the
+alphabetical order), subject–relation ("flower on") and relation–object ("on table"). Over the
+sets of one split (a complexity of a productivity chunk, a systematicity split) the
 *surplus* of a feature is the sum of the chosen negatives' deltas; the negatives' count of the
 feature is then ``k × occurrences + surplus``, where *occurrences* is its count in the positives.
 
@@ -150,28 +151,44 @@ class JointSet:
 @dataclass
 class FeatureBalance:
     """Feature surpluses of the negatives chosen so far and feature occurrences in the positives
-    of one ledger (a productivity chunk's type, a systematicity split's type)."""
+    of one type's sets in one split (a complexity of a productivity chunk, whose splits share
+    the chunk's foil ledger and so bound their sum, :attr:`bounded`; a systematicity split)."""
 
     k: int
     surplus: Counter = field(default_factory=Counter)
     occurrences: Counter = field(default_factory=Counter)
     bound: Callable[[Feature], float] | None = None
+    # the surplus ``bound`` applies to, when the balance is one of several sharing a ledger (a
+    # productivity chunk's splits: each balanced on its own, the ledger's bounds on their sum);
+    # ``None``: this balance's own surplus
+    bounded: Counter | None = None
+
+    def __post_init__(self) -> None:
+        if self.bounded is None:
+            self.bounded = self.surplus
 
     def add(self, delta: dict[Feature, int], sign: int = 1) -> None:
-        surplus = self.surplus  # .get: a Counter's [] of a missing key is slower
+        surplus, bounded = self.surplus, self.bounded  # .get: faster than a Counter's []
         for f, d in delta.items():
             surplus[f] = surplus.get(f, 0) + sign * d
+            if bounded is not surplus:
+                bounded[f] = bounded.get(f, 0) + sign * d  # type: ignore[index, union-attr]
 
     def change(self, delta: dict[Feature, int]) -> float:
         """How much adding ``delta`` changes the distance (negative: closer); infinite when it
         takes a feature's surplus further beyond ``bound`` (the foil ledger's bounds on words,
         which the first choice kept)."""
-        k, surplus, occ, bound = self.k, self.surplus, self.occurrences, self.bound
+        k, surplus, occ, bound, bounded = (
+            self.k, self.surplus, self.occurrences, self.bound, self.bounded
+        )  # fmt: skip
         total = 0.0
         for f, d in delta.items():
             old, new = surplus[f], surplus[f] + d
-            if bound is not None and abs(new) > abs(old) and abs(new) > bound(f):
-                return math.inf
+            if bound is not None:
+                b_old = bounded.get(f, 0)  # type: ignore[union-attr]
+                b_new = b_old + d
+                if abs(b_new) > abs(b_old) and abs(b_new) > bound(f):
+                    return math.inf
             total += (new * new - old * old) / (k * occ[f] + 1)
         return total
 
@@ -179,7 +196,9 @@ class FeatureBalance:
         """:meth:`change` of the delta ``add − remove`` (a candidate whose delta is ``add`` in
         place of one whose delta is ``remove``), without building that delta: its non-zero
         terms, ``add``'s features first, then ``remove``'s others, each in its own order."""
-        k, surplus, occ, bound = self.k, self.surplus, self.occurrences, self.bound
+        k, surplus, occ, bound, bounded = (
+            self.k, self.surplus, self.occurrences, self.bound, self.bounded
+        )  # fmt: skip
         total = 0.0
         for f, a in add.items():
             d = a - remove.get(f, 0)
@@ -187,16 +206,22 @@ class FeatureBalance:
                 continue
             old = surplus.get(f, 0)
             new = old + d
-            if bound is not None and abs(new) > abs(old) and abs(new) > bound(f):
-                return math.inf
+            if bound is not None:
+                b_old = bounded.get(f, 0)  # type: ignore[union-attr]
+                b_new = b_old + d
+                if abs(b_new) > abs(b_old) and abs(b_new) > bound(f):
+                    return math.inf
             total += (new * new - old * old) / (k * occ.get(f, 0) + 1)
         for f, r in remove.items():
             if f in add:
                 continue
             old = surplus.get(f, 0)
             new = old - r
-            if bound is not None and abs(new) > abs(old) and abs(new) > bound(f):
-                return math.inf
+            if bound is not None:
+                b_old = bounded.get(f, 0)  # type: ignore[union-attr]
+                b_new = b_old - r
+                if abs(b_new) > abs(b_old) and abs(b_new) > bound(f):
+                    return math.inf
             total += (new * new - old * old) / (k * occ.get(f, 0) + 1)
         return total
 

@@ -38,3 +38,15 @@ def test_summary_per_config():
     summary = foil_balance_summary(tables)
     assert summary["hn_atom"]["foil_only_words"] == 1
     assert summary["hn_atom"]["worst_split_foil_only_max_uses"] == 1
+    assert summary["hn_atom"]["worst_split_foil_only_max_negatives"] == 1
+
+
+def test_a_foil_named_twice_in_one_negative_is_one_negative():
+    sets = [
+        [
+            "book on the shelf, another book on the shelf",
+            "book on the rack, another book on the rack",
+        ]
+    ]
+    figures = foil_imbalance(sets)
+    assert figures["foil_only_max_uses"] == 2 and figures["foil_only_max_negatives"] == 1

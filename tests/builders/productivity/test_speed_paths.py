@@ -418,7 +418,8 @@ def test_joint_revision_fast_paths_make_the_plain_swaps_on_real_chunks():
                 assert all(d is None or d == e for d, e in zip(js.deltas, full, strict=True))
                 skipped_deltas += sum(d is None for d in js.deltas)
                 plain_sets.append(JointSet(js.states, full, js.exclusive, list(js.chosen)))
-            plain = FeatureBalance(joint.balance.k, bound=joint.balance.bound)
+            bounded = Counter(joint.balance.bounded)  # the chunk's total, which splits share
+            plain = FeatureBalance(joint.balance.k, bound=joint.balance.bound, bounded=bounded)
             plain.occurrences = Counter(joint.balance.occurrences)
             plain.surplus = copy.copy(joint.balance.surplus)
             expected = _plain_rebalance(plain_sets, plain)

@@ -1,4 +1,5 @@
 import itertools
+import math
 from collections import Counter
 
 import pytest
@@ -179,3 +180,19 @@ def test_change_of_swap_is_the_change_of_the_difference_to_the_last_bit(bounded)
     for a, r in itertools.product(deltas, repeat=2):
         expected = balance.change(_difference(a, r))
         assert balance.change_of_swap(a, r) == expected  # same float, inf included
+
+
+def test_balances_sharing_a_bound_are_bounded_on_their_sum():
+    """A productivity chunk balances each split on its own, but the ledger's bound holds for the
+    chunk's sum: a change that keeps one split's surplus within the bound is refused when the
+    splits together would pass it."""
+    total: Counter = Counter()
+    word = ("attribute", "lacks")
+    a = FeatureBalance(5, bound=lambda f: 1.0, bounded=total)
+    b = FeatureBalance(5, bound=lambda f: 1.0, bounded=total)
+    a.add({word: 1})
+    assert total[word] == 1 and a.surplus[word] == 1 and not b.surplus[word]
+    assert b.change({word: 1}) == math.inf  # the sum would be 2
+    assert b.change({word: -1}) < math.inf
+    alone = FeatureBalance(5, bound=lambda f: 1.0)
+    assert alone.change({word: 1}) < math.inf and alone.bounded is alone.surplus
