@@ -339,8 +339,9 @@ class GraphIndex:
         o = self.by_id.get(oid)
         out: set[str] = set()
         if o is not None and o.box is not None and self.one_thing(oid):
-            names = {tuple(singularize(w) for w in n.lower().split()) for n in self.names(o)}
-            for i in sorted({i for n in self.names(o) for i in self._mentions(n)}):
+            own_names = self.names(o)
+            names = {tuple(singularize(w) for w in n.lower().split()) for n in own_names}
+            for i in sorted({i for n in own_names for i in self._mentions(n)}):
                 d = self._texts[i]
                 where = d.box
                 if (

@@ -168,11 +168,10 @@ class FeatureBalance:
             self.bounded = self.surplus
 
     def add(self, delta: dict[Feature, int], sign: int = 1) -> None:
-        surplus, bounded = self.surplus, self.bounded  # .get: faster than a Counter's []
-        for f, d in delta.items():
-            surplus[f] = surplus.get(f, 0) + sign * d
-            if bounded is not surplus:
-                bounded[f] = bounded.get(f, 0) + sign * d  # type: ignore[index, union-attr]
+        counters = (self.surplus,) if self.bounded is self.surplus else (self.surplus, self.bounded)
+        for counter in counters:  # .get: faster than a Counter's []
+            for f, d in delta.items():
+                counter[f] = counter.get(f, 0) + sign * d  # type: ignore[union-attr]
 
     def change(self, delta: dict[Feature, int]) -> float:
         """How much adding ``delta`` changes the distance (negative: closer); infinite when it
