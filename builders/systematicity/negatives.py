@@ -464,20 +464,34 @@ def _described(c: TextNegative, described: Sequence[frozenset[str]]) -> bool:
     """Whether one description of the image holds every word of the negative's changed compound
     (its foil and the words it was paired with), an object's name or a WordNet synonym of it:
     "silver spoon on a plate" may make "the spoon is silver" true though the scene graph gives
-    the spoon no colour, "large black leather sofa" "the couch is black leather". Conservative:
-    the words need not be related in the description."""
+    the spoon no colour, "large black leather sofa" "the couch is black leather". A colour is
+    also held by a shade it meets ("wide ginger curtains" holds "orange curtains":
+    :func:`~crepe_datasets.generators.negatives.foils.shades_meet`). Conservative: the words
+    need not be related in the description."""
     from crepe_datasets.generators.negatives.foils import synonyms
 
     if c.exchange is None:
         return False
-    needed: list[list[frozenset[str]]] = []  # each: word sets, one of which a text must hold
+    names: list[list[frozenset[str]]] = []  # per object: word sets, one of which a text holds
+    words: list[str] = []  # the attributes' and relations' words
     for a in c.graph.atoms():
         text = a.text.lower()
         if a.type == "object":
-            needed.append([frozenset(n.split()) for n in {text} | synonyms(text)])
+            names.append([frozenset(n.split()) for n in {text} | synonyms(text)])
         else:
-            needed += [[frozenset({w})] for w in text.split()]
-    return any(all(any(ws <= d for ws in req) for req in needed) for d in described)
+            words += text.split()
+    return any(
+        all(any(ws <= d for ws in req) for req in names) and all(_holds(w, d) for w in words)
+        for d in described
+    )
+
+
+def _holds(word: str, words: frozenset[str]) -> bool:
+    """Whether a description's ``words`` hold ``word``: the word itself or, for a colour, a
+    shade it meets."""
+    from crepe_datasets.generators.negatives.foils import colour_family, shades_meet
+
+    return word in words or (bool(colour_family(word)) and any(shades_meet(word, w) for w in words))
 
 
 def _state(score: float, base: float, tie: float = 0.0) -> int:

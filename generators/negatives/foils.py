@@ -43,7 +43,9 @@ Choices the papers leave open, written down:
 from __future__ import annotations
 
 import functools
+import itertools
 import json
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -582,14 +584,82 @@ def many_coloured(word: str) -> bool:
 #: The achromatic colours from light to dark; two next to each other are neighbouring shades
 #: (:func:`neighbouring_shades`).
 ACHROMATIC_SCALE = ("white.n.02", "gray.n.01", "black.n.01")
+#: Words of a shade's definition that give the lightness of a basic colour (:func:`shade_between`)
+_LIGHTNESS = {"light": "white.n.02", "pale": "white.n.02", "dark": "black.n.01"}
+_WORD = re.compile(r"[a-z]+")
+# adjectives similar to these are colours (:func:`shade_between`; "ginger" is "colored")
+_SHADE_ADJECTIVE_KINDS = _COLOUR_ADJECTIVE_KINDS | {"colored.a.01"}
+
+
+@functools.lru_cache(maxsize=1)
+def _basic_senses() -> frozenset[str]:
+    """The senses of :func:`basic_colours` (white, grey, black, red, brown, …)."""
+    return frozenset(sense for _, sense in basic_colours())
+
+
+def _basic_colour_of(word: str) -> str | None:
+    """The basic colour (:func:`basic_colours`) a definition's word names ("brownish" and
+    "brown": ``brown.n.01``)."""
+    basic = _basic_senses()
+    for stem in (word, word[:-3], word[:-4], word[:-3] + "e") if word.endswith("ish") else (word,):
+        sense = colour_sense(stem) if stem else None
+        if sense in basic:
+            return sense
+    return None
+
+
+def _named_colours(definition: str) -> set[str]:
+    """The basic colours a definition names, and the lightness of one ("a *light* brown", "a
+    *dark* shade of blue": white, black; not "reflects little light")."""
+    words = _WORD.findall(definition.lower())
+    named = {_basic_colour_of(w) for w in words}
+    for w, after in itertools.pairwise(words):
+        if w in _LIGHTNESS and (after in ("shade", "tint") or _basic_colour_of(after)):
+            named.add(_LIGHTNESS[w])
+    return named - {None}
+
+
+@functools.lru_cache(maxsize=100_000)
+def shade_between(word: str) -> frozenset[str]:
+    """The basic colours a shade lies between, as WordNet defines it: those its colour
+    definitions name ("maroon": *a dark purplish-red to dark brownish-red color* -> purple, red,
+    brown, and black for "dark"; "beige": *of a light greyish-brown color* -> grey, brown,
+    white; "ginger": *a bright orange-brown color* -> orange, brown). Empty for a basic colour
+    (whose definitions name the neighbours on the colour wheel, each a colour of its own) and
+    for a word that is no colour. A maroon car is called brown by some people, a beige monitor
+    white: readers took such negatives for possibly true."""
+    sense = colour_sense(word)
+    if sense in _basic_senses():
+        return frozenset()
+    glosses = [wordnet().synset(sense).definition()] if sense else []
+    glosses += [  # colour adjective senses ("ginger": no colour noun sense; not "blond")
+        s.definition()
+        for s in wordnet().synsets(word.replace(" ", "_"), pos="s")
+        if {t.name() for t in s.similar_tos()} & _SHADE_ADJECTIVE_KINDS
+    ]
+    return frozenset(c for g in glosses for c in _named_colours(g))
+
+
+@functools.lru_cache(maxsize=100_000)
+def shades_meet(a: str, b: str) -> bool:
+    """Whether one of the colours ``a`` and ``b`` lies between basic colours
+    (:func:`shade_between`) of which the other is one, or a shade of one ("maroon" and "brown",
+    "navy" and "black", "ginger" and "orange")."""
+    return bool(shade_between(a) & colour_family(b) or shade_between(b) & colour_family(a))
 
 
 @functools.lru_cache(maxsize=100_000)
 def neighbouring_shades(a: str, b: str) -> bool:
-    """Whether the colours ``a`` and ``b`` are next to each other on the scale of
-    :data:`ACHROMATIC_SCALE` (a colour counts as the step whose shade it is: "silver" as grey):
-    a white monitor in shadow reads grey and a grey one in dim light black, so two readers took
-    "grey monitor" of a white one for possibly true. White and black are no neighbours."""
+    """Whether the colours ``a`` and ``b`` are neighbouring shades, which people call each other:
+
+    * next to each other on the scale of :data:`ACHROMATIC_SCALE` (a colour counts as the step
+      whose shade it is: "silver" as grey): a white monitor in shadow reads grey and a grey one
+      in dim light black, so two readers took "grey monitor" of a white one for possibly true.
+      White and black are no neighbours;
+    * or they meet as shades (:func:`shades_meet`): "maroon" and "brown", "navy" and "black",
+      "beige" and "white"."""
+    if shades_meet(a, b):
+        return True
     steps = []
     for word in (a, b):
         family = colour_family(word)

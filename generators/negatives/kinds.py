@@ -191,10 +191,33 @@ def attribute_forms(attribute: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def says_in(forms: frozenset[str], colours: frozenset[str], foil: str) -> bool:
-    """Whether attributes of the joined :func:`attribute_forms` say ``foil``."""
-    from crepe_datasets.generators.negatives.foils import colour_family
+    """Whether attributes of the joined :func:`attribute_forms` say ``foil``: one is a variant
+    of it, one of their colours is in its family, or it and one of them meet as shades
+    (:func:`~crepe_datasets.generators.negatives.foils.shades_meet`: "maroon" says brown,
+    "ginger" orange)."""
+    from crepe_datasets.generators.negatives.foils import colour_family, shade_between
 
-    return bool(attribute_variants(foil) & forms) or bool(colour_family(foil) & colours)
+    if attribute_variants(foil) & forms:
+        return True
+    family = colour_family(foil)
+    if not family:
+        return False
+    if family & colours:
+        return True
+    families, between = _shades_of(forms)  # any(shades_meet(foil, w) for w in forms), at once
+    return bool(shade_between(foil) & families or between & family)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _shades_of(forms: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The colours of ``forms`` with their families, and the basic colours they lie between
+    (:func:`~crepe_datasets.generators.negatives.foils.shade_between`)."""
+    from crepe_datasets.generators.negatives.foils import colour_family, shade_between
+
+    return (
+        frozenset().union(*(colour_family(w) for w in forms)),
+        frozenset().union(*(shade_between(w) for w in forms)),
+    )
 
 
 @functools.lru_cache(maxsize=1)

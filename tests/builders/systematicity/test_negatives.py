@@ -229,3 +229,16 @@ def test_a_set_that_fits_no_balance_is_kept_once_later_sets_widen_it() -> None:
     single = Refiner(foil_cap=None)
     choose([alone], _Scores(scores), DropLog(), refiner=single)
     assert not alone.chosen["atom"] and single.stats.counts["atom"]["sets_without_balanced_choice"]
+
+
+def test_a_description_holds_a_colour_by_a_shade_it_meets() -> None:
+    """VG image 30: "wide ginger curtains" (ginger: orange-brown) makes "the curtains are
+    orange" possibly true, not "the curtains are blue"."""
+    from crepe_datasets.builders.systematicity.negatives import _described, _words
+
+    described = [_words("wide ginger curtains"), _words("a white wall")]
+    orange = _one_object_negative(
+        "the curtains are orange", "curtain", ("orange",), "beige", "orange"
+    )
+    blue = _one_object_negative("the curtains are blue", "curtain", ("blue",), "beige", "blue")
+    assert _described(orange, described) and not _described(blue, described)

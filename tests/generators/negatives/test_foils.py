@@ -216,3 +216,15 @@ def test_several_colours():
 
     assert several_colours(["red", "white"]) and several_colours(["wooden", "black", "grey"])
     assert not several_colours(["gray", "silver"]) and not several_colours(["white", "wooden"])
+
+
+def test_shades_lie_between_the_basic_colours_their_definitions_name():
+    from crepe_datasets.generators.negatives.foils import neighbouring_shades, shade_between
+
+    assert {s.split(".")[0] for s in shade_between("maroon")} == {"black", "brown", "purple", "red"}
+    assert {s.split(".")[0] for s in shade_between("beige")} == {"brown", "gray", "white"}
+    assert shade_between("brown") == frozenset()  # a basic colour
+    assert shade_between("dark red") == {"red.n.01"}  # "reflects little light": no lightness
+    assert shade_between("wooden") == frozenset() and "blue.n.01" not in shade_between("blond")
+    assert neighbouring_shades("maroon", "brown") and neighbouring_shades("navy", "black")
+    assert not neighbouring_shades("brown", "orange") and not neighbouring_shades("navy", "red")

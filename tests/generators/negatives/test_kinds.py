@@ -55,3 +55,14 @@ def test_predicates_say_their_variants_converses_and_verb_phrases():
     assert "under" in reverse_variants("on") and "has" in reverse_variants("on")
     assert "next to" in reverse_variants("beside")
     assert "on" not in reverse_variants("holding")  # "hold" / "have": no converse through WordNet
+
+
+def test_a_shade_says_the_basic_colours_its_definition_names():
+    """WordNet defines maroon as "dark purplish-red to dark brownish-red", ginger as
+    "orange-brown", navy as "a dark shade of blue": readers took "brown car" of a maroon car,
+    "orange curtains" of ginger ones and "black chair" of a navy one for possibly true."""
+    assert attribute_says("maroon", "brown") and attribute_says("brown", "maroon")
+    assert attribute_says("ginger", "orange") and attribute_says("navy", "black")
+    assert attribute_says("beige", "white") and attribute_says("white", "beige")
+    assert not attribute_says("maroon", "green") and not attribute_says("navy", "white")
+    assert not attribute_says("red", "orange")  # two basic colours: no shade lies between

@@ -329,14 +329,17 @@ def test_boxes_refute_touching_nearness_above_and_below():
 
 def test_a_region_that_states_a_colour_refutes_a_moved_one():
     """ "white cup, tray" → "cup, white tray" is a negative only where something says the tray
-    has another colour: here the region "the tray is silver"."""
+    has another colour: here the region "the tray is blue". "The tray is silver" says white (a
+    light grey, :func:`~crepe_datasets.generators.negatives.foils.shades_meet`)."""
     from crepe_datasets.scenegraph.types import Box, Description
 
     cup = SGObject(1, "cup", ("white",), Box(50, 50, 40, 40))
     tray = SGObject(2, "tray", (), Box(300, 300, 200, 80))
     g = _objects(cup, tray)
-    region = [Description("the tray is silver", Box(290, 290, 220, 100))]
-    for said, expected in (((), "swap_attribute_not_contradicted"), (region, None)):
+    region = [Description("the tray is blue", Box(290, 290, 220, 100))]
+    silver = [Description("the tray is silver", Box(290, 290, 220, 100))]
+    cases = (((), "swap_attribute_not_contradicted"), (silver, "swap_attribute_described"))
+    for said, expected in (*cases, (region, None)):
         index = GraphIndex(g, said)
         made = [make() for rule, make in swap_candidates(g, index, 4) if rule == "move:attribute"]
         if expected:
