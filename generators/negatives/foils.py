@@ -632,6 +632,8 @@ def shade_between(word: str) -> frozenset[str]:
     if sense in _basic_senses():
         return frozenset()
     glosses = [wordnet().synset(sense).definition()] if sense else []
+    if " " in word.strip():  # a phrase reads as its own definition: "dark green", "light blue"
+        glosses.append(word)
     glosses += [  # colour adjective senses ("ginger": no colour noun sense; not "blond")
         s.definition()
         for s in wordnet().synsets(word.replace(" ", "_"), pos="s")

@@ -224,7 +224,11 @@ def test_shades_lie_between_the_basic_colours_their_definitions_name():
     assert {s.split(".")[0] for s in shade_between("maroon")} == {"black", "brown", "purple", "red"}
     assert {s.split(".")[0] for s in shade_between("beige")} == {"brown", "gray", "white"}
     assert shade_between("brown") == frozenset()  # a basic colour
-    assert shade_between("dark red") == {"red.n.01"}  # "reflects little light": no lightness
+    assert "white.n.02" not in shade_between("dark red")  # "reflects little light"
+    assert shade_between("dark green") == {"green.n.01", "black.n.01"}  # a phrase WordNet lacks
+    assert neighbouring_shades("black", "dark green") and not neighbouring_shades(
+        "red", "dark green"
+    )
     assert shade_between("wooden") == frozenset() and "blue.n.01" not in shade_between("blond")
     assert neighbouring_shades("maroon", "brown") and neighbouring_shades("navy", "black")
     assert not neighbouring_shades("brown", "orange") and not neighbouring_shades("navy", "red")
