@@ -489,9 +489,9 @@ def _described(c: TextNegative, described: Sequence[frozenset[str]]) -> bool:
 def _holds(word: str, words: frozenset[str]) -> bool:
     """Whether a description's ``words`` hold ``word``: the word itself or, for a colour, a
     shade it meets."""
-    from crepe_datasets.generators.negatives.foils import colour_family, shades_meet
+    from crepe_datasets.generators.negatives.kinds import meets_a_shade
 
-    return word in words or (bool(colour_family(word)) and any(shades_meet(word, w) for w in words))
+    return word in words or meets_a_shade(word, words)
 
 
 def _state(score: float, base: float, tie: float = 0.0) -> int:

@@ -195,17 +195,27 @@ def says_in(forms: frozenset[str], colours: frozenset[str], foil: str) -> bool:
     of it, one of their colours is in its family, or it and one of them meet as shades
     (:func:`~crepe_datasets.generators.negatives.foils.shades_meet`: "maroon" says brown,
     "ginger" orange)."""
+    from crepe_datasets.generators.negatives.foils import colour_family
+
+    return (
+        bool(attribute_variants(foil) & forms)
+        or bool(colour_family(foil) & colours)
+        or meets_a_shade(foil, forms)
+    )
+
+
+def meets_a_shade(colour: str, words: frozenset[str]) -> bool:
+    """Whether ``colour`` meets one of ``words`` as a shade
+    (:func:`~crepe_datasets.generators.negatives.foils.shades_meet`), checked at once for all
+    of them: "orange" meets "ginger" of "wide ginger curtains". False for a word that is no
+    colour."""
     from crepe_datasets.generators.negatives.foils import colour_family, shade_between
 
-    if attribute_variants(foil) & forms:
-        return True
-    family = colour_family(foil)
+    family = colour_family(colour)
     if not family:
         return False
-    if family & colours:
-        return True
-    families, between = _shades_of(forms)  # any(shades_meet(foil, w) for w in forms), at once
-    return bool(shade_between(foil) & families or between & family)
+    families, between = _shades_of(words)
+    return bool(shade_between(colour) & families or between & family)
 
 
 @functools.lru_cache(maxsize=20_000)
