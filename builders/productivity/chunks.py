@@ -48,7 +48,11 @@ from crepe_datasets.generators.balance.refine import (
     finish,
     refine,
 )
-from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
+from crepe_datasets.generators.negatives.foil_balance import (
+    DEFAULT_SPLIT_CAP,
+    FoilLedger,
+    positive_atoms,
+)
 from crepe_datasets.generators.negatives.joint_balance import PAIR_KINDS, graph_features
 from crepe_datasets.infra.provenance import DropLog, atomic_path
 from crepe_datasets.scenegraph.types import Description, SceneGraph
@@ -189,7 +193,11 @@ def _process_chunk(s: Any, records: list[Record]) -> dict[str, Any]:
         positives = Counter(
             a for _, items in walked for it in items for a in positive_atoms(it.graph)
         )
-        refine_state.ledger = FoilLedger.for_positives(s.foil_cap, s.foil_rate, positives)
+        ledger = FoilLedger.for_positives(s.foil_cap, s.foil_rate, positives)
+        # a one-atom set needs five foils of one word: the split's limit would cost a third of
+        # them (docs/benchmarks.md, "A word the split has not replaced")
+        split_cap = None if s.one_atom_sets else DEFAULT_SPLIT_CAP
+        refine_state.ledgers = {n: ledger.for_split(split_cap) for n in complexities}
         refine_state.joint = {}
         vocab = Counter((a.type, a.text) for g, _ in graphs for a in g.atoms())
         vocab.update(  # and the pairs the positives form, for foils that form them too
@@ -208,7 +216,7 @@ def _process_chunk(s: Any, records: list[Record]) -> dict[str, Any]:
             k + s.spare_negatives,
             drops,
             ranker=state["ranker"],
-            ledger=refine_state.ledger,
+            ledgers=refine_state.ledgers,
             vocab=vocab,
             forecast=k,
             same_atom=k if s.one_atom_sets else 0,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from crepe_datasets.builders.productivity.regions import (
@@ -42,7 +42,11 @@ from crepe_datasets.generators.captions import (
 from crepe_datasets.generators.captions.phrases import broken_reason
 from crepe_datasets.generators.negatives import NEGATIVE_TYPES
 from crepe_datasets.generators.negatives.atom import atom_negatives
-from crepe_datasets.generators.negatives.foil_balance import FoilLedger, positive_atoms
+from crepe_datasets.generators.negatives.foil_balance import (
+    FoilLedger,
+    copy_splits,
+    positive_atoms,
+)
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.negate import negate_negatives
 from crepe_datasets.generators.negatives.swap import swap_negatives
@@ -116,7 +120,7 @@ def add_candidates(
     candidates_per_type: int,
     drops: DropLog,
     ranker: Any = None,
-    ledger: FoilLedger | None = None,
+    ledgers: Mapping[int, FoilLedger] | None = None,
     vocab: Counter | None = None,
     forecast: int = 0,
     same_atom: int = 0,
@@ -127,8 +131,9 @@ def add_candidates(
     questions, evidence the negative checks read, :class:`GraphIndex`).
 
     ``ranker`` (``rank(sentences) -> scores``) orders HN-ATOM foils by plausibility in context.
-    ``ledger`` (the refinement's, :mod:`crepe_datasets.generators.negatives.foil_balance`)
-    steers HN-ATOM foils toward balanced word uses: a copy of it records each item's first
+    ``ledgers`` (the refinement's split views of its foil ledger, one per complexity,
+    :mod:`crepe_datasets.generators.negatives.foil_balance`) steer HN-ATOM foils toward
+    balanced word uses: a copy of them records each item's first
     ``forecast`` candidates (those the refinement most likely keeps), so that the image's later
     items do not all reach for the same foils; ``vocab`` (``(kind, word)`` counts of the
     chunk's image graphs) favours foils that are words of them. ``same_atom`` (the set size):
@@ -136,9 +141,10 @@ def add_candidates(
     (:func:`~crepe_datasets.generators.negatives.atom.atom_negatives`).
     """
     index = GraphIndex(g, descriptions)
-    ledger = ledger.copy() if ledger is not None else None
+    copies = copy_splits(ledgers) if ledgers is not None else {}
     for item in items:
         n, k, sub = item.n, item.walk, item.graph
+        ledger = copies.get(n)
         rngs = {t: random.Random(f"{seed}:{g.image_id}:{n}:{k}:{t}") for t in NEGATIVE_TYPES}
         atoms = atom_negatives(
             sub, index, rngs["atom"], candidates_per_type, drops, ranker, ledger, vocab, same_atom

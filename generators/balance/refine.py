@@ -247,7 +247,8 @@ class RefineState:
     the scorers alone)."""
 
     balances: dict[tuple[str, int], Balance] = field(default_factory=lambda: defaultdict(Balance))
-    ledger: FoilLedger | None = None
+    # per complexity, a split view of the chunk's foil ledger (FoilLedger.for_split)
+    ledgers: dict[int, FoilLedger] | None = None
     joint: dict[tuple[str, int], JointSets] | None = None
     one_atom: bool = False  # HN-ATOM candidates come in one-atom groups (``--one-atom-sets``)
     attestation: PairAttestation | None = None
@@ -279,7 +280,7 @@ def refine(
                     if drops is not None and rest:
                         drops.drop(STAGE, f"{t}_other_atom_chosen", r.caption, n=rest)
                     break
-                counted = state.ledger is not None and t in FOIL_BALANCED_TYPES  # by the ledger
+                counted = state.ledgers is not None and t in FOIL_BALANCED_TYPES  # by the ledger
                 if n + 1 < len(groups) and drops is not None and len(group) < k and not counted:
                     drops.drop(STAGE, f"{t}_fewer_than_k_for_atom", r.caption, n=len(group))
 
@@ -316,7 +317,9 @@ def _refine_group(
     when the pool gives no balanced choice (its candidates are then dropped, counted) or has
     fewer than ``k``. ``features`` caches the positive's :func:`graph_features` for the item."""
     exchanges: list[Exchange | None] = []
-    ledger = state.ledger if t in FOIL_BALANCED_TYPES else None
+    ledger = None
+    if state.ledgers is not None and t in FOIL_BALANCED_TYPES:
+        ledger = state.ledgers.get(r.item.n)
     if ledger is not None and pool:
         pool, exchanges = _balanced_pool(r, t, pool, ledger, k, stats, drops)
     if len(pool) < k:

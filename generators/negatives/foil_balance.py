@@ -28,8 +28,10 @@ where *occurrences* counts the word in the positives (:meth:`FoilLedger.bound`):
 A word that is never a truth (a foil such as "lacks" that no positive holds) can therefore be a
 foil at most ``cap`` times per ledger. Productivity keeps one ledger per work chunk, whose
 positives are known before any foil is chosen (:meth:`FoilLedger.for_positives`;
-:mod:`crepe_datasets.builders.productivity.chunks`), so in a split such a word is a foil at
-most ``cap`` times the number of chunks; systematicity keeps one per split, counting each
+:mod:`crepe_datasets.builders.productivity.chunks`), seen by each complexity through a split
+view (:meth:`FoilLedger.for_split`) in which a word the split has not replaced is a foil at most
+``split_cap`` times, so in a split such a word is a foil at most that many times the number of
+chunks; systematicity keeps one per split, counting each
 batch's positives before any of their foils is chosen
 (:mod:`crepe_datasets.builders.systematicity.negatives`). Both then choose the sets' negatives
 jointly (:mod:`crepe_datasets.generators.negatives.joint_balance`), which also balances the
@@ -43,13 +45,15 @@ import functools
 import json
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from crepe_datasets.scenegraph.types import SceneGraph
 
 DEFAULT_CAP = 3
 DEFAULT_RATE = 0.5
+# the uses as a foil a split view allows a word its split has not replaced (FoilLedger.for_split)
+DEFAULT_SPLIT_CAP = 2
 # systematicity's rate: a one-compound caption's four negatives replace one or two words, so
 # tighter bounds leave few sets; at 0.5, the 100-image builds kept 258 instead of 303 HN-ATOM
 # sets (coco, cc, laion) and the trained audit was no lower
@@ -67,13 +71,23 @@ class FoilLedger:
     word the positives rarely hold ("lacks" can never be balanced, so it is used at most ``cap``
     times), a share of its occurrences for a common one (with ``k`` negatives per set, ``rate``
     bounds the relative difference of the word's frequency in negatives and positives by about
-    ``rate / k``)."""
+    ``rate / k``).
+
+    A *split view* (:meth:`for_split`) shares its ledger's surpluses, occurrences and bounds
+    (every split's uses count toward them) and counts its own split's foil and truth uses too:
+    in it, a word the split has not yet replaced is a foil at most ``split_cap`` times. A word
+    common in the ledger's other splits is otherwise free to be a foil many times in a split
+    that never replaces it ("black" six times a foil among 26 sets that hold it once), where it
+    marks the negatives however balanced it is over the chunk."""
 
     cap: int = DEFAULT_CAP
     rate: float = DEFAULT_RATE
     surplus: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
     seen: Counter = field(default_factory=Counter)
     known_positives: bool = False
+    split_cap: int | None = None  # a split view's limit (None: no split view)
+    split_foils: Counter = field(default_factory=Counter)
+    split_truths: Counter = field(default_factory=Counter)
 
     @classmethod
     def for_positives(cls, cap: int, rate: float, positives: Counter) -> FoilLedger:
@@ -90,6 +104,25 @@ class FoilLedger:
             defaultdict(int, self.surplus),
             Counter(self.seen),
             self.known_positives,
+            self.split_cap,
+            Counter(self.split_foils),
+            Counter(self.split_truths),
+        )
+
+    def for_split(self, split_cap: int | None = DEFAULT_SPLIT_CAP) -> FoilLedger:
+        """A view of this ledger for one split (class docstring), with no uses of its own yet
+        (``split_cap=None``: no limit of its own, the ledger's bounds only)."""
+        return FoilLedger(
+            self.cap, self.rate, self.surplus, self.seen, self.known_positives, split_cap
+        )
+
+    def split_allows(self, kind: str, foil: str, more: int = 1) -> bool:
+        """Whether a split view may use ``foil`` ``more`` times more (always outside a view)."""
+        key = (kind, foil)
+        return (
+            self.split_cap is None
+            or self.split_truths.get(key, 0) > 0
+            or self.split_foils.get(key, 0) + more <= self.split_cap
         )
 
     def bound(self, kind: str, word: str, pending: Counter | None = None) -> float:
@@ -106,9 +139,13 @@ class FoilLedger:
     ) -> None:
         """Count the exchanges of the negatives a set keeps and its positive's atoms
         (``sign=-1``: take back exchanges recorded before, a choice that was changed)."""
+        view = self.split_cap is not None
         for kind, truth, foil in exchanges:
             self.surplus[(kind, foil)] += sign
             self.surplus[(kind, truth)] -= sign
+            if view:
+                self.split_foils[(kind, foil)] += sign
+                self.split_truths[(kind, truth)] += sign
         if positive and not self.known_positives:
             self.seen.update(positive)
 
@@ -121,6 +158,23 @@ class FoilLedger:
 ATOM_KINDS = frozenset({"object", "attribute", "relationship"})
 # appended to an atom's kind where its word ends the text (:func:`slot_kind`)
 FINAL = ":final"
+
+
+def copy_splits(views: Mapping[int, FoilLedger]) -> dict[int, FoilLedger]:
+    """Independent copies of split views of one ledger (:meth:`FoilLedger.for_split`) that
+    share one copy of its surpluses and occurrences, as the views share the ledger's."""
+    if not views:
+        return {}
+    shared = next(iter(views.values())).copy()
+    return {
+        n: replace(
+            shared,
+            split_cap=v.split_cap,
+            split_foils=Counter(v.split_foils),
+            split_truths=Counter(v.split_truths),
+        )
+        for n, v in views.items()
+    }
 
 
 def ledger_bound(ledger: FoilLedger | None) -> Callable[[tuple[str, str]], float] | None:
@@ -226,6 +280,8 @@ class Tentative:
             return False
         down = ledger.surplus.get((kind, truth), 0) - self.truths_down.get((kind, truth), 0) - 1
         if -down > ledger.bound(kind, truth, self.positive):
+            return False
+        if not ledger.split_allows(kind, foil, self.foils_up.get((kind, foil), 0) + 1):
             return False
         return (kind, foil) not in self.taken
 

@@ -403,10 +403,11 @@ def test_joint_revision_fast_paths_make_the_plain_swaps_on_real_chunks():
         for g in _real_graphs(start, start + 40):
             walked.append((g, sample_walk_items(g, "x.jpg", range(4, 13), 0, 3, lambda n: "template", drops)))  # fmt: skip
         positives = Counter(a for _, items in walked for it in items for a in positive_atoms(it.graph))  # fmt: skip
-        rs = RefineState(ledger=FoilLedger.for_positives(s.foil_cap, s.foil_rate, positives))
+        ledger = FoilLedger.for_positives(s.foil_cap, s.foil_rate, positives)
+        rs = RefineState(ledgers={n: ledger.for_split() for n in range(4, 13)})
         rs.joint = {}
         for g, items in walked:
-            add_candidates(items, g, 0, k + s.spare_negatives, drops, state["ranker"], rs.ledger)
+            add_candidates(items, g, 0, k + s.spare_negatives, drops, state["ranker"], rs.ledgers)
             done = render_items(items, state["writers"], drops)
             drop_other_captions(done, drops)
             refine(done, state["scorers"], k, RefineStats(), drops=drops, state=rs)

@@ -12,6 +12,7 @@ from crepe_datasets.generators.negatives.foil_balance import (
     FINAL,
     FoilLedger,
     Tentative,
+    copy_splits,
     eligible,
     ledger_bound,
     positive_atoms,
@@ -81,6 +82,41 @@ def test_balancing_candidates_come_first():
     ledger.record([("relationship", "on", "under")] * 2)  # "under" used twice as a foil
     order = eligible([("relationship", "on", "under"), ("relationship", "under", "on")], ledger)
     assert order == [1, 0]
+
+
+def test_a_split_uses_a_word_it_never_replaces_as_a_foil_at_most_split_cap_times():
+    chunk = FoilLedger(cap=3, rate=1.0, seen=Counter({("attribute", "black"): 20}))
+    small, large = chunk.for_split(split_cap=2), chunk.for_split(split_cap=2)
+    large.record([("attribute", "black", "white")] * 3)  # "black" is replaced in another split
+    green_to_black = ("attribute", "green", "black")
+    uses = 0
+    for _ in range(5):
+        if eligible([green_to_black], small):
+            small.record([green_to_black])
+            uses += 1
+    assert uses == 2  # the chunk's bounds would allow more: black's surplus there is -3
+    assert eligible([green_to_black], large) == [0]  # the split that replaces it is not limited
+    small.record([("attribute", "black", "red")])  # once the small split replaces it, free again
+    assert eligible([green_to_black], small) == [0]
+    # uses counted in a set before this one count too
+    fresh = chunk.for_split(split_cap=2)
+    fresh.record([green_to_black])
+    assert fresh.split_allows("attribute", "black") and not fresh.split_allows(
+        "attribute", "black", 2
+    )
+
+
+def test_split_views_share_their_ledgers_bounds_and_copies_share_one_copy():
+    chunk = FoilLedger(cap=1, rate=0.0)
+    views = {4: chunk.for_split(), 5: chunk.for_split()}
+    views[4].record([("object", "cup", "mug")])
+    assert chunk.surplus[("object", "mug")] == 1
+    assert eligible([("object", "bowl", "mug")], views[5]) == []  # the chunk's cap 1 is taken
+    copies = copy_splits(views)
+    copies[5].record([("object", "mug", "cup")])  # a forecast of split 5
+    assert copies[4].surplus is copies[5].surplus and copies[4].surplus[("object", "mug")] == 0
+    assert copies[5].split_truths[("object", "mug")] == 1 and not views[5].split_truths
+    assert chunk.surplus[("object", "mug")] == 1  # the originals are untouched
 
 
 @pytest.mark.slow  # WordNet
