@@ -522,6 +522,28 @@ def _linked(word: str, links: Callable) -> frozenset:
     return frozenset(out)
 
 
+#: Where the names of a body's parts are filed: its parts and its coverings (skin, hair).
+BODY_ROOTS = ("body_part.n.01", "body_covering.n.01")
+
+
+@functools.lru_cache(maxsize=1)
+def body_part_names() -> frozenset[str]:
+    """Names whose most frequent noun sense is a body part or covering (:data:`BODY_ROOTS` or a
+    kind of one): "palm", "tongue", "limb", "knee", "beard"."""
+    wn = wordnet()
+    senses = set()
+    for root in BODY_ROOTS:
+        top = wn.synset(root)
+        senses |= {top, *top.closure(lambda s: s.hyponyms())}
+    out = set()
+    for sense in senses:
+        for name in sense.lemma_names():
+            first = wn.synsets(name, pos="n")
+            if first and first[0] in senses:
+                out.add(name.lower().replace("_", " "))
+    return frozenset(out)
+
+
 @functools.lru_cache(maxsize=100_000)
 def part_names(whole: str) -> frozenset[str]:
     """Every name WordNet gives a part of a thing called ``whole`` or of a kind of it, up to
@@ -538,8 +560,13 @@ def part_names(whole: str) -> frozenset[str]:
 
 def part_of(word: str, whole: str) -> bool:
     """Whether a thing called ``word`` is a part of a thing called ``whole`` or of a kind of it
-    (:func:`part_names`): a car has wheels, a hand a palm, a keyboard keys."""
-    return word in part_names(whole)
+    (:func:`part_names`): a car has wheels, a hand a palm, a keyboard keys; and a person
+    ("woman", "boy", "person") every body part and covering (:func:`body_part_names`: WordNet
+    gives a human body's parts to "homo", which only some senses of "man" are, so "person has
+    palm" or "limb of woman" would otherwise read as false)."""
+    from crepe_datasets.generators.negatives.kinds import is_person
+
+    return word in part_names(whole) or (word in body_part_names() and is_person(whole))
 
 
 def excludes(others: Iterable[str], attribute: str) -> bool:

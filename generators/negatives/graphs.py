@@ -179,13 +179,17 @@ class GraphIndex:
     def whole_shown(self, name: str, region: Box | None = None) -> bool:
         """Whether ``region`` (the whole image without one) shows a thing that a thing called
         ``name`` is part of (:func:`~crepe_datasets.generators.negatives.foils.part_of`): "a
-        palm" where the crop shows a hand, "a wheel" where it shows a car."""
-        from crepe_datasets.generators.negatives.foils import part_names
+        palm" where the crop shows a hand, "a wheel" where it shows a car, "a tongue" where it
+        shows a person."""
+        from crepe_datasets.generators.negatives.foils import body_part_names, part_names
 
         key = ("wholes_of", name)
         if key not in self.memo:
             index = self._name_index("parts", part_names)
-            self.memo[key] = sorted({oid for oid, _ in index.get(name, ())})
+            found = {oid for oid, _ in index.get(name, ())}
+            if name in body_part_names():  # every person has it
+                found |= {oid for oid, _ in self._name_index("person", _person_key).get(True, ())}
+            self.memo[key] = sorted(found)
         return self._any_shown(key, region)
 
     def _name_index(self, kind: str, keys: Any) -> dict[Any, list[tuple[int, str]]]:
@@ -611,6 +615,12 @@ class GraphIndex:
 
 
 @functools.lru_cache(maxsize=100_000)
+def _person_key(name: str) -> tuple[bool, ...]:
+    """``(True,)`` for a person's name (:func:`~crepe_datasets.generators.negatives.kinds.is_person`),
+    an index key of :meth:`GraphIndex.whole_shown`."""
+    return (True,) if is_person(name) else ()
+
+
 def _stated_word(word: str) -> bool:
     """Whether ``word`` next to a name says an attribute of it that may exclude another: a
     word with attribute foils and an adjective sense (WordNet), not a stop word nor a

@@ -192,6 +192,17 @@ def test_parts_and_their_wholes():
     assert not part_of("car", "wheel") and not part_of("shirt", "man")
 
 
+def test_a_person_has_every_body_part():
+    """WordNet gives a human body's parts to "homo", a sense of "man" only: "person has palm",
+    "limb of woman" and "boy has tongue" are true of any person."""
+    from crepe_datasets.generators.negatives.foils import body_part_names, part_of
+
+    assert {"palm", "tongue", "limb", "knee", "beard"} <= body_part_names()
+    assert not {"shirt", "table", "temple", "trunk"} & body_part_names()  # first senses elsewhere
+    assert part_of("palm", "person") and part_of("limb", "woman") and part_of("tongue", "boy")
+    assert not part_of("tongue", "chair") and not part_of("wheel", "woman")
+
+
 def test_parts_named_in_any_sense():
     """A keyboard's keys (the 15th sense of "key", part of a keyboard's action) and a building's
     frame (its skeleton) are parts: "key of the cpu" beside a keyboard may be true."""

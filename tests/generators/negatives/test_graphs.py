@@ -148,6 +148,10 @@ def test_a_thing_the_crop_shows_may_have_the_foil_part():
     index = GraphIndex(vg_graph(45))
     assert index.whole_shown("wheel") and not index.whole_shown("mattress")
     assert not index.whole_shown("wheel", Box(0, 0, 2, 2))
+    people = GraphIndex(vg_graph(55))  # a person: any body part may be theirs
+    person = people.by_id[1533732]
+    assert people.whole_shown("tongue", person.box) and people.whole_shown("limb")
+    assert not people.whole_shown("tongue", Box(0, 0, 2, 2))
 
 
 def test_a_second_holder_with_nothing_annotated_leaves_the_attribute_open():
@@ -188,7 +192,7 @@ def test_the_indexed_checks_agree_with_their_definitions():
         g = vg_graph(image)
         index = GraphIndex(g)
         words = sorted({n for o in g.objects for n in (o.name, *o.aliases)})
-        words += ["man", "woman", "wheel", "palm", "van", "thing", "shirt", "sofa"]
+        words += ["man", "woman", "wheel", "palm", "van", "thing", "shirt", "sofa", "tongue"]
         for w in words:
             names = [(o, n) for o in g.objects for n in (o.name, *o.aliases)]
             assert index.kind_of_shown(w) == any(
