@@ -40,8 +40,9 @@ Procedure (deterministic given ``rng``):
      :attr:`~crepe_datasets.scenegraph.types.SGObject.aliases`) is one of them; the crop shows
      a thing of a more general kind that the foil may be ("man" where it shows a "person",
      :meth:`GraphIndex.kind_of_shown`), or a whole the foil is part of in any of its senses
-     ("palm" where it shows a hand, "key" where it shows a keyboard,
-     :meth:`GraphIndex.whole_shown`); a region description within the crop names a thing of
+     ("palm" where it shows a hand or a person, "key" where it shows a keyboard,
+     :meth:`GraphIndex.whole_shown`); a body part replaced by another ("leg" by "arm": the body
+     the leg belongs to may show one); a region description within the crop names a thing of
      the foil's kind ("a table is next to the couch", :meth:`GraphIndex.described_in`); the foil may
      name the same thing in some WordNet sense, a kind of it or a part or whole of it
      (:func:`~crepe_datasets.generators.negatives.foils.names_may_corefer`); or the object
@@ -72,6 +73,7 @@ from crepe_datasets.generators.negatives.foil_balance import FoilLedger, Tentati
 from crepe_datasets.generators.negatives.foils import (
     attribute_antonyms,
     attribute_foils,
+    body_part_names,
     cohyponym_pool,
     colour_family,
     colour_pool,
@@ -223,6 +225,8 @@ def _object_slot(
             return "atom_object_foil_may_name_crop_thing"
         if g.whole_shown(foil, region):  # "a palm" where the crop shows a hand
             return "atom_object_foil_part_of_crop_thing"
+        if obj.name in body_part_names() and foil in body_part_names():  # "leg" -> "arm": the
+            return "atom_object_foil_another_body_part"  # body the leg belongs to may show one
         if g.described_in(foil, region):  # "a table is next to the couch", in the crop
             return "atom_object_foil_described_in_crop"
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)

@@ -104,5 +104,7 @@ def test_first_chunk_of_a_process_settles_its_state_once(tmp_path, monkeypatch):
     assert state["settled"] and len(freezes) == 2  # worker_state's freeze, then the settle
     frozen = gc.get_freeze_count()
     chunks.run_chunk(asdict(s), 1, records[2:], str(tmp_path))
-    assert len(freezes) == 2 and gc.get_freeze_count() == frozen
+    # nothing frozen again; reference counting may still free a frozen object (an entry a
+    # bounded cache evicts: the fresh-clone CI saw 2 of 2.1 million), never add one
+    assert len(freezes) == 2 and gc.get_freeze_count() <= frozen
     assert gc.isenabled()

@@ -162,6 +162,20 @@ def test_object_foil_part_of_the_truth_vg1():
     assert dropped["atom_object_foil_part_or_whole"] >= 1
 
 
+def test_a_body_part_is_not_replaced_by_another():
+    """ "leg and a silver oven" must not become "arm and a silver oven": the body the leg belongs
+    to may show an arm, even where no person is boxed in the crop."""
+    from crepe_datasets.scenegraph.types import SceneGraph
+
+    leg = SGObject(1, "leg", (), Box(0, 0, 50, 100))
+    g = SceneGraph([leg, SGObject(2, "oven", ("silver",), Box(100, 0, 50, 50))], [], "67", 200, 200)
+    drops = DropLog()
+    cands = atom_negatives(subgraph(g, [1], []), GraphIndex(g), random.Random(0), 30, drops)
+    names = {c.graph.objects[0].name for c in cands}
+    assert not names & {"arm", "finger", "hand", "foot", "knee"}
+    assert drops.counts[(CHECK_STAGE, "atom_object_foil_another_body_part")] >= 1
+
+
 def test_foils_a_pool_states_come_first_and_join_the_colours():
     """With ``stated`` (the counter-image pool), each atom's foils that form a compound some
     human graph states go first, and colours stated with the object join its foils."""
