@@ -241,13 +241,14 @@ class JointSets:
 @dataclass
 class RefineState:
     """What the refinement carries from set to set in one chunk: the balances per (type,
-    complexity), the foil ledger (``None``: no foil balance), shared with the HN-ATOM
-    generator so that it proposes foils the ledger can take, and the chosen sets per type for
+    complexity), a split view of the foil ledger per complexity
+    (:meth:`~crepe_datasets.generators.negatives.foil_balance.FoilLedger.for_split`; ``None``:
+    no foil balance), shared with the HN-ATOM generator so that it proposes foils the ledger
+    can take, and the chosen sets per type for
     the joint rebalancing of :func:`finish` (``None``: none), and the third judge (``None``:
     the scorers alone)."""
 
     balances: dict[tuple[str, int], Balance] = field(default_factory=lambda: defaultdict(Balance))
-    # per complexity, a split view of the chunk's foil ledger (FoilLedger.for_split)
     ledgers: dict[int, FoilLedger] | None = None
     joint: dict[tuple[str, int], JointSets] | None = None
     one_atom: bool = False  # HN-ATOM candidates come in one-atom groups (``--one-atom-sets``)

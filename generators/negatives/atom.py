@@ -204,6 +204,7 @@ def _object_slot(
 
     names = [o.name for o in sub.objects]
     position = next(i for i, o in enumerate(sub.objects) if o.id == obj.id)
+    body_parts = body_part_names() if obj.name in body_part_names() else frozenset()
 
     def check(foil: str) -> NegativeCandidate | str:
         # with a pool: only names people pair so, or names of the graphs (truths the ledger
@@ -225,8 +226,8 @@ def _object_slot(
             return "atom_object_foil_may_name_crop_thing"
         if g.whole_shown(foil, region):  # "a palm" where the crop shows a hand
             return "atom_object_foil_part_of_crop_thing"
-        if obj.name in body_part_names() and foil in body_part_names():  # "leg" -> "arm": the
-            return "atom_object_foil_another_body_part"  # body the leg belongs to may show one
+        if foil in body_parts:  # "leg" -> "arm": the body the leg belongs to may show one
+            return "atom_object_foil_another_body_part"
         if g.described_in(foil, region):  # "a table is next to the couch", in the crop
             return "atom_object_foil_described_in_crop"
         new = SGObject(obj.id, foil, obj.attributes, obj.box, None)
