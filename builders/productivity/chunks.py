@@ -221,6 +221,7 @@ def _process_chunk(s: Any, records: list[Record]) -> dict[str, Any]:
             forecast=k,
             same_atom=k if s.one_atom_sets else 0,
             descriptions=descriptions,
+            need=s.min_negatives,
         )
         done = render_items(items, writers, drops)
         drop_other_captions(done, drops)

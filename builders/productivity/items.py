@@ -125,6 +125,7 @@ def add_candidates(
     forecast: int = 0,
     same_atom: int = 0,
     descriptions: Sequence[Description] = (),
+    need: int = 0,
 ) -> None:
     """Each item's negative candidates (HN-ATOM, HN-SWAP, HN-NEG) from the image graph ``g``
     and the texts people wrote of the image (``descriptions``: its region descriptions and
@@ -138,7 +139,9 @@ def add_candidates(
     items do not all reach for the same foils; ``vocab`` (``(kind, word)`` counts of the
     chunk's image graphs) favours foils that are words of them. ``same_atom`` (the set size):
     an item's HN-ATOM candidates all replace one atom
-    (:func:`~crepe_datasets.generators.negatives.atom.atom_negatives`).
+    (:func:`~crepe_datasets.generators.negatives.atom.atom_negatives`). ``need`` (the fewest
+    negatives of a type a set takes): HN-SWAP and HN-NEG give up an item, unchecked, as soon as
+    it cannot reach that many (it could enter no set of theirs).
     """
     index = GraphIndex(g, descriptions)
     copies = copy_splits(ledgers) if ledgers is not None else {}
@@ -152,9 +155,11 @@ def add_candidates(
         if ledger is not None:
             ledger.record([c.exchange for c in atoms[:forecast]], positive_atoms(sub))  # type: ignore[misc]
         item.candidates += atoms
-        item.candidates += swap_negatives(sub, index, rngs["swap"], candidates_per_type, n, drops)
+        item.candidates += swap_negatives(
+            sub, index, rngs["swap"], candidates_per_type, n, drops, need
+        )
         item.candidates += negate_negatives(
-            sub, index, rngs["negate"], min(candidates_per_type, NEGATE_CANDIDATES), drops
+            sub, index, rngs["negate"], min(candidates_per_type, NEGATE_CANDIDATES), drops, need
         )
 
 

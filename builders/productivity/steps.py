@@ -69,7 +69,8 @@ class ChunkResults:
 
     Attributes:
         tables: rows of every config and split.
-        generated: negatives generated, per split and negative type (before any filter).
+        generated: negatives the items hold, per split and negative type, after the checks,
+            rendering and refinement (the summary's ``negatives_generated_per_type_per_n``).
         refine: statistics of the adversarial refinement.
         images: images read.
         drops: the build's drop log, with the drops of every chunk.

@@ -22,8 +22,10 @@ class ProductivitySummary:
         nli_filter: the NLI model that removed entailed negatives, or why none did.
         images_read: images read.
         ground_truths_per_n: rows of ``raw`` per split.
-        negatives_generated_per_type_per_n: negatives generated per split and type (splits by
-            complexity, types sorted).
+        negatives_generated_per_type_per_n: negatives the items hold per split and type after
+            the checks, rendering and refinement, before the configs take their first ``k``
+            (none of a type for an item that cannot fill a set of it); splits by complexity,
+            types sorted.
         negatives_per_type_per_n: negatives kept per negative config and split.
         rows_per_config: rows of every config.
         drops_total: records dropped.

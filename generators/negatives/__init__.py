@@ -16,10 +16,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from json.encoder import encode_basestring as _encode_string
+from typing import TYPE_CHECKING
 
 from crepe_datasets.scenegraph.types import Relationship, SceneGraph, SGObject
 
+if TYPE_CHECKING:
+    from crepe_datasets.infra.provenance import DropLog
+
 NEGATIVE_TYPES: tuple[str, ...] = ("atom", "swap", "negate")
+CHECK_STAGE = "productivity_negative_checks"
 
 
 @dataclass(frozen=True)
@@ -88,3 +93,12 @@ def replace_relationship(graph: SceneGraph, index: int, rel: Relationship) -> Sc
     rels = list(graph.relationships)
     rels[index] = rel
     return SceneGraph(list(graph.objects), rels, graph.image_id, graph.width, graph.height)
+
+
+def out_of_reach(drops: DropLog | None, kind: str, n: int) -> list[NegativeCandidate]:
+    """No candidates: a generator's ``n`` found and unchecked ones cannot make the ``need`` a
+    set takes (counted as ``<kind>_set_out_of_reach``, stage :data:`CHECK_STAGE`), so they
+    could enter no set and are given up unchecked and unrendered."""
+    if drops is not None and n:
+        drops.drop(CHECK_STAGE, f"{kind}_set_out_of_reach", n=n)
+    return []

@@ -65,6 +65,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crepe_datasets.generators.negatives import (
+    CHECK_STAGE,
     NegativeCandidate,
     replace_object,
     replace_relationship,
@@ -115,7 +116,6 @@ def graph_compounds(graph: SceneGraph) -> list[tuple[str, ...]]:
 
 # With ``same_atom``: how many atoms offer a group of candidates (the refinement tries them in turn)
 MAX_ATOM_GROUPS = 3
-CHECK_STAGE = "productivity_negative_checks"
 TRUE_IN_G = "atom_true_in_image_graph"
 
 

@@ -251,14 +251,16 @@ class GraphIndex:
         key = ("described", tuple(names), box)
         said = self.memo.get(key)
         if said is None:  # the words of the descriptions that speak of the thing, once
-            words = {
-                w
-                for i in {i for n in names for i in self._mentions(n)}
-                for w in self.descriptions[i][1]
-                if (where := self.descriptions[i][0]) is None
+            near = [
+                words
+                for where, words in map(
+                    self.descriptions.__getitem__, {i for n in names for i in self._mentions(n)}
+                )
+                if where is None
                 or box is None
                 or where.intersection_area(box) >= DESCRIBED_OVERLAP * min(where.area, box.area)
-            }
+            ]
+            words = set().union(*near)
             forms = [attribute_forms(w) for w in words]  # as attribute_says reads each word
             said = self.memo[key] = (
                 frozenset().union(*(f for f, _ in forms)),
@@ -362,11 +364,7 @@ class GraphIndex:
                     for j in range(len(words) - len(n) + 1)
                     if tuple(heads[j : j + len(n)]) == n
                 ]
-                if not spans:
-                    continue
-                things = self.kin_things(o.name, o.synset, where)
-                if len(things) != 1 or oid not in things[0]:
-                    continue
+                said: set[str] = set()
                 for start, end in spans:
                     if (
                         end < len(words)
@@ -374,9 +372,13 @@ class GraphIndex:
                         and noun_only(words[end])
                     ):
                         continue  # "black car tire": the name does not end its noun phrase
-                    out.update(_attribute_run(words, start - 1, -1))
+                    said.update(_attribute_run(words, start - 1, -1))
                     if end < len(words) and words[end] in ("is", "are"):
-                        out.update(_attribute_run(words, end + 1, 1))
+                        said.update(_attribute_run(words, end + 1, 1))
+                if said - out:  # the words state something new: is the region this thing's?
+                    things = self.kin_things(o.name, o.synset, where)
+                    if len(things) == 1 and oid in things[0]:
+                        out |= said
         found = self.memo[key] = frozenset(out)
         return found
 
@@ -408,16 +410,23 @@ class GraphIndex:
             several_colours,
         )
 
+        key = ("contradicts", oid, attribute, stated)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
         own = self.attrs.get(oid, frozenset())
         if stated:
             own |= self.stated_attributes(oid)
         if attribute in own or not self.one_thing(oid):
-            return False
-        if colour_family(attribute) and (
+            found = False
+        elif colour_family(attribute) and (
             any(many_coloured(b) for b in own) or (stated and several_colours(own))
         ):
-            return False  # a "multi colored" thing may have this colour too
-        return excludes(own, attribute)
+            found = False  # a "multi colored" thing may have this colour too
+        else:
+            found = excludes(own, attribute)
+        self.memo[key] = found
+        return found
 
     def open_kin(self, obj: SGObject, attribute: str, region: Box | None = None) -> bool:
         """Whether ``region`` (the whole image without one) shows another thing of ``obj``'s

@@ -42,7 +42,9 @@ import random
 
 from crepe_datasets.generators.captions import NEGATION_PREFIX
 from crepe_datasets.generators.negatives import (
+    CHECK_STAGE,
     NegativeCandidate,
+    out_of_reach,
     replace_object,
     replace_relationship,
 )
@@ -173,24 +175,41 @@ def _restated(sub: SceneGraph, rel: Relationship) -> bool:
 
 
 def negate_negatives(
-    sub: SceneGraph, g: GraphIndex, rng: random.Random, limit: int, drops: DropLog | None = None
+    sub: SceneGraph,
+    g: GraphIndex,
+    rng: random.Random,
+    limit: int,
+    drops: DropLog | None = None,
+    need: int = 0,
 ) -> list[NegativeCandidate]:
     """Up to ``limit`` HN-NEG candidates: the caption negation, then shuffled atom negations.
 
     Invalid atom negations are counted in ``drops`` (stage ``productivity_negative_checks``).
+    ``need`` (the fewest negatives a set takes): as soon as the candidates found and the atoms
+    left to check cannot reach it, none is returned and the rest are not checked (counted:
+    ``negate_set_out_of_reach``).
     """
 
     def count(reason: str) -> None:
         if drops is not None:
-            drops.drop("productivity_negative_checks", reason)
+            drops.drop(CHECK_STAGE, reason)
 
     if limit <= 0:
         return []
     out = [NegativeCandidate("negate", "negate:caption", sub, caption_level=True)]
     atoms: list[NegativeCandidate] = []
     region = sub.region()  # the crop: the union of the subgraph's boxes
+    left = sum(len(o.attributes) for o in sub.objects) + len(sub.relationships)
+
+    def out_of_reach_now() -> bool:  # one atom fewer to check; can the rest still fill a set?
+        nonlocal left
+        left -= 1
+        return len(out) + len(atoms) + left + 1 < need
+
     for obj in sub.objects:
         for i, attribute in enumerate(obj.attributes):
+            if out_of_reach_now():
+                return out_of_reach(drops, "negate", len(out) + len(atoms) + left + 1)
             if (reason := attribute_negation_reason(obj, attribute)) is not None:
                 count(reason)
             elif not attribute_negation_valid(sub, g, obj, attribute, region):
@@ -203,6 +222,8 @@ def negate_negatives(
                     NegativeCandidate("negate", "negate:attribute", replace_object(sub, neg))
                 )
     for i, rel in enumerate(sub.relationships):
+        if out_of_reach_now():
+            return out_of_reach(drops, "negate", len(out) + len(atoms) + left + 1)
         if _restated(sub, rel):
             count("negate_relationship_restated_in_caption")
         elif not relationship_negation_valid(g, rel):
@@ -216,5 +237,7 @@ def negate_negatives(
                     "negate", "negate:relationship", replace_relationship(sub, i, neg_rel)
                 )
             )
+    if len(out) + len(atoms) < need:
+        return out_of_reach(drops, "negate", len(out) + len(atoms))
     rng.shuffle(atoms)
     return (out + atoms)[:limit]

@@ -88,7 +88,7 @@ import itertools
 import random
 from collections.abc import Callable
 
-from crepe_datasets.generators.negatives import NegativeCandidate, replace_object
+from crepe_datasets.generators.negatives import NegativeCandidate, out_of_reach, replace_object
 from crepe_datasets.generators.negatives.foils import (
     coreference_reason,
     excludes,
@@ -535,12 +535,17 @@ def swap_negatives(
     limit: int,
     n: int | None = None,
     drops: DropLog | None = None,
+    need: int = 0,
 ) -> list[NegativeCandidate]:
     """Up to ``limit`` HN-SWAP candidates with distinct graphs (see the module docstring).
 
     Rejected candidates are counted in ``drops`` (stage ``productivity_negative_checks``):
     ``swap_rule_check_failed:<rule>``, ``swap_duplicate_graph``, ``swap_true_in_image_graph``
     and the reasons of the module docstring (``swap_symmetric_relation``, …).
+
+    ``need`` (the fewest negatives a set takes): as soon as the candidates found and those left
+    to check cannot reach it, none is returned (they could enter no set) and the rest are not
+    checked; the candidates given up are counted (``swap_set_out_of_reach``).
     """
 
     def count(reason: str) -> None:
@@ -552,9 +557,11 @@ def swap_negatives(
     seen = {sub.signature()}
     said = _said(sub)
     out: list[NegativeCandidate] = []
-    for rule, make in cands:
+    for tried, (rule, make) in enumerate(cands):
         if len(out) >= limit:
             break
+        if len(out) + len(cands) - tried < need:
+            return out_of_reach(drops, "swap", len(out) + len(cands) - tried)
         graph = make()
         if graph is None:
             count(f"swap_rule_check_failed:{rule}")
@@ -576,4 +583,6 @@ def swap_negatives(
             continue
         seen.add(key)
         out.append(NegativeCandidate("swap", rule, graph))
+    if len(out) < need:
+        return out_of_reach(drops, "swap", len(out))
     return out

@@ -75,6 +75,22 @@ def test_box_geometry():
     assert not Box(5, 5, 10, 10).inside(10, 10)
 
 
+def test_box_area_and_overlap_match_their_min_max_definitions():
+    """The written-out comparisons give what max(w, 0) * max(h, 0) and the min/max overlap
+    give, for boxes apart, touching, nested, crossing and of negative size."""
+    import itertools
+    import random
+
+    rng = random.Random(0)
+    boxes = [Box(0, 0, 10, 10), Box(10, 0, 5, 5), Box(2, 2, 3, 3), Box(3, 3, -2, 4)]
+    boxes += [Box(*(rng.randint(-5, 20) for _ in range(4))) for _ in range(60)]
+    for a, b in itertools.product(boxes, repeat=2):
+        assert a.area == max(a.w, 0.0) * max(a.h, 0.0)
+        ix = min(a.x + a.w, b.x + b.w) - max(a.x, b.x)
+        iy = min(a.y + a.h, b.y + b.h) - max(a.y, b.y)
+        assert a.intersection_area(b) == max(ix, 0.0) * max(iy, 0.0)
+
+
 def test_signature_ignores_ids_order_and_boxes():
     g1 = boy_on_grass()
     g2 = SceneGraph(

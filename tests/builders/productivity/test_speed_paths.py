@@ -429,3 +429,30 @@ def test_joint_revision_fast_paths_make_the_plain_swaps_on_real_chunks():
             assert +joint.balance.surplus == +plain.surplus
             swaps_seen += expected
     assert swaps_seen > 20 and skipped_deltas > 0
+
+
+def test_giving_up_unfillable_sets_leaves_every_row(monkeypatch):
+    """HN-SWAP and HN-NEG give up an item as soon as it cannot reach ``min_negatives``
+    (:func:`~crepe_datasets.generators.negatives.out_of_reach`): a chunk's rows are the same
+    as when every candidate is checked and rendered, with fewer texts rendered."""
+    from crepe_datasets.builders.productivity import chunks
+    from crepe_datasets.builders.productivity.build import ProductivitySettings
+    from crepe_datasets.scenegraph.visual_genome import iter_scene_graphs, read_image_data
+
+    folder = require_shared("visual_genome", "images_1-100")
+    infos = read_image_data(folder / "image_data.json", DropLog())
+    graphs = itertools.islice(iter_scene_graphs(folder / "scene_graphs.json", DropLog(), infos), 24)
+    records = [(g.to_dict(), f"{g.image_id}.jpg", []) for g in graphs]
+    s = ProductivitySettings(vg="unused", out="unused", progress=False)
+    given_up = chunks.process_chunk(s, records)
+    real = chunks.add_candidates
+    monkeypatch.setattr(chunks, "add_candidates", lambda *a, **kw: real(*a, **{**kw, "need": 0}))
+    checked = chunks.process_chunk(s, records)
+    assert given_up["items"] == checked["items"]
+    stage = given_up["drops"]["productivity_negative_checks"]
+    assert stage["swap_set_out_of_reach"] > 0 and stage["negate_set_out_of_reach"] > 0
+    rendered = [
+        sum(n for split in r["generated"].values() for n in split.values())
+        for r in (given_up, checked)
+    ]
+    assert rendered[0] < rendered[1]

@@ -170,3 +170,21 @@ def test_a_relationship_the_caption_says_the_other_way_round_is_not_negated():
     assert all(c.rule != "negate:relationship" for c in cands)
     checks = drops.to_dict()["productivity_negative_checks"]
     assert checks["negate_relationship_restated_in_caption"] == 2
+
+
+def test_need_gives_up_an_item_that_cannot_fill_a_set():
+    """The same candidates when they reach ``need``; none, and every one counted, when the
+    caption negation and the subgraph's atoms cannot: then no atom is even checked."""
+    g = image_graph()
+    sub = subgraph(g, [1, 2], [0])
+    atoms = sum(len(o.attributes) for o in sub.objects) + len(sub.relationships)
+    every = negate_negatives(sub, GraphIndex(g), random.Random(0), 10)
+    assert negate_negatives(sub, GraphIndex(g), random.Random(0), 10, need=len(every)) == every
+    drops = DropLog()
+    assert negate_negatives(sub, GraphIndex(g), random.Random(0), 10, drops, need=atoms + 2) == []
+    assert dict(drops.counts) == {
+        ("productivity_negative_checks", "negate_set_out_of_reach"): 1 + atoms
+    }
+    drops = DropLog()  # enough atoms, too many of them invalid: given up once that is certain
+    assert negate_negatives(sub, GraphIndex(g), random.Random(0), 10, drops, len(every) + 1) == []
+    assert drops.counts[("productivity_negative_checks", "negate_set_out_of_reach")] >= 1

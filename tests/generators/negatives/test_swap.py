@@ -346,3 +346,18 @@ def test_a_region_that_states_a_colour_refutes_a_moved_one():
             assert made == [expected]
         else:
             assert [m.objects[1].attributes for m in made] == [("white",)]
+
+
+def test_need_gives_up_an_item_that_cannot_fill_a_set():
+    """With ``need``, the same candidates when enough are found; none, counted and unchecked,
+    as soon as those found and those left cannot reach ``need``."""
+    g = image_graph()
+    sub = subgraph(g, [1, 2, 3, 4], [0, 1, 2])
+    every = swap_negatives(sub, GraphIndex(g), random.Random(3), 50)
+    kept = swap_negatives(sub, GraphIndex(g), random.Random(3), 50, need=len(every))
+    assert [c.graph.to_json() for c in kept] == [c.graph.to_json() for c in every]
+    drops = DropLog()
+    assert swap_negatives(sub, GraphIndex(g), random.Random(3), 50, drops=drops, need=99) == []
+    possible = len(swap_candidates(sub, GraphIndex(g), sub.complexity()))
+    assert drops.counts[("productivity_negative_checks", "swap_set_out_of_reach")] == possible
+    assert sum(drops.counts.values()) == possible  # given up before any check
