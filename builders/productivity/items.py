@@ -40,7 +40,7 @@ from crepe_datasets.generators.captions import (
     write_texts,
 )
 from crepe_datasets.generators.captions.phrases import broken_reason
-from crepe_datasets.generators.negatives import NEGATIVE_TYPES
+from crepe_datasets.generators.negatives import NEGATIVE_TYPES, out_of_reach
 from crepe_datasets.generators.negatives.atom import atom_negatives
 from crepe_datasets.generators.negatives.foil_balance import (
     FoilLedger,
@@ -141,7 +141,8 @@ def add_candidates(
     an item's HN-ATOM candidates all replace one atom
     (:func:`~crepe_datasets.generators.negatives.atom.atom_negatives`). ``need`` (the fewest
     negatives of a type a set takes): HN-SWAP and HN-NEG give up an item, unchecked, as soon as
-    it cannot reach that many (it could enter no set of theirs).
+    it cannot reach that many (it could enter no set of theirs), and HN-ATOM candidates too few
+    for a set are not rendered.
     """
     index = GraphIndex(g, descriptions)
     copies = copy_splits(ledgers) if ledgers is not None else {}
@@ -154,6 +155,8 @@ def add_candidates(
         )
         if ledger is not None:
             ledger.record([c.exchange for c in atoms[:forecast]], positive_atoms(sub))  # type: ignore[misc]
+        if len(atoms) < need:  # no set of them: not rendered (the forecast above still holds)
+            atoms = out_of_reach(drops, "atom", len(atoms))
         item.candidates += atoms
         item.candidates += swap_negatives(
             sub, index, rngs["swap"], candidates_per_type, n, drops, need

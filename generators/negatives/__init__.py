@@ -96,9 +96,10 @@ def replace_relationship(graph: SceneGraph, index: int, rel: Relationship) -> Sc
 
 
 def out_of_reach(drops: DropLog | None, kind: str, n: int) -> list[NegativeCandidate]:
-    """No candidates: a generator's ``n`` found and unchecked ones cannot make the ``need`` a
-    set takes (counted as ``<kind>_set_out_of_reach``, stage :data:`CHECK_STAGE`), so they
-    could enter no set and are given up unchecked and unrendered."""
+    """No candidates: the ``n`` an item has found or has left to check cannot make the number
+    a set takes, so they could enter no set; they are given up before rendering (and those
+    not checked yet, unchecked), counted as ``<kind>_set_out_of_reach`` (stage
+    :data:`CHECK_STAGE`)."""
     if drops is not None and n:
         drops.drop(CHECK_STAGE, f"{kind}_set_out_of_reach", n=n)
     return []
