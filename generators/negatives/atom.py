@@ -439,14 +439,18 @@ def atom_negatives(
             made.append(_relation_slot(sub, g, slot[1], rng, ranker, vocab, stated))
     if vocab or stated:  # stable: stated compounds first, then words of the graphs, then
         for slot in made:  # those forming more pairs of the graphs
-            slot.foils.sort(
-                key=lambda f, s=slot: (
+
+            def key(f: str, s: _Slot = slot) -> tuple[bool, bool, int]:
+                # .get: a Counter's [] of a missing key is slower
+                unknown = bool(vocab) and not vocab.get((s.kind, f))  # type: ignore[union-attr]
+                return (
                     bool(stated) and not _states(stated, s.compounds(f)),  # type: ignore[arg-type]
-                    # .get: a Counter's [] of a missing key is slower
-                    bool(vocab) and not vocab.get((s.kind, f)),
-                    -sum(1 for pair in s.pairs(f) if vocab and vocab.get(pair)),
+                    unknown,
+                    # a word no graph has forms no pair of theirs: its pairs are not looked up
+                    0 if unknown else -sum(1 for p in s.pairs(f) if vocab and vocab.get(p)),
                 )
-            )
+
+            slot.foils.sort(key=key)
     positive = positive_atoms(sub) if ledger is not None else None
     tentative = Tentative(ledger, positive) if ledger is not None else None
     if ledger is not None:  # stable: each atom's best-balancing foils first, ties as above
