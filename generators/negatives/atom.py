@@ -87,9 +87,9 @@ from crepe_datasets.generators.negatives.foils import (
 )
 from crepe_datasets.generators.negatives.graphs import GraphIndex
 from crepe_datasets.generators.negatives.plausible import (
-    attribute_context,
     closest_first,
     object_context_maker,
+    plain_noun_phrase,
     relation_context,
 )
 from crepe_datasets.infra.provenance import DropLog
@@ -281,9 +281,10 @@ def _attribute_slot(
     own = set(obj.attributes) | (g.attrs.get(obj.id, set()) if not parsed else set())
     n_antonyms = sum(1 for f in foils if f in antonyms)
 
-    def context(attribute: str) -> str:
-        attrs = (*obj.attributes[:index], attribute, *obj.attributes[index + 1 :])
-        return attribute_context(SGObject(obj.id, obj.name, attrs))
+    before, after = obj.attributes[:index], obj.attributes[index + 1 :]
+
+    def context(attribute: str) -> str:  # attribute_context of the object given the attribute
+        return plain_noun_phrase(obj.name, (*before, attribute, *after))
 
     def check(foil: str) -> NegativeCandidate | str:
         if foil in obj.attributes or g.has_attribute(obj.id, foil):

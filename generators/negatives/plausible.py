@@ -30,9 +30,12 @@ class Ranker(Protocol):
     def rank(self, sentences: Sequence[str]) -> list[float]: ...
 
 
-def _np(obj: SGObject) -> str:
-    attrs = " and ".join(obj.attributes)
-    return f"{attrs} {obj.name}" if attrs else obj.name
+def plain_noun_phrase(name: str, attributes: Sequence[str]) -> str:
+    """The attributes joined by "and", then the name, as a context is written (not as a
+    caption: :func:`~crepe_datasets.generators.captions.template.noun_phrase`): "red and metal
+    table"."""
+    attrs = " and ".join(attributes)
+    return f"{attrs} {name}" if attrs else name
 
 
 def object_context(sub: SceneGraph, obj: SGObject) -> str:
@@ -65,7 +68,7 @@ def object_context_maker(sub: SceneGraph, obj: SGObject) -> Callable[[str], str]
 
 def attribute_context(obj: SGObject) -> str:
     """The object's noun phrase with all its attributes."""
-    return _np(obj)
+    return plain_noun_phrase(obj.name, obj.attributes)
 
 
 def relation_context(sub: SceneGraph, subject: int, predicate: str, obj: int) -> str:
