@@ -454,17 +454,18 @@ def atom_negatives(
             slot.foils.sort(key=key)
     positive = positive_atoms(sub) if ledger is not None else None
     tentative = Tentative(ledger, positive) if ledger is not None else None
+    gains: list[list[float]] = []  # each slot's foils' ledger gains, in the slot's order
     if ledger is not None:  # stable: each atom's best-balancing foils first, ties as above
         for slot in made:
-            slot.foils.sort(key=lambda f, s=slot: -ledger.gain((s.kind, s.truth, f)))
+            by_foil = {f: ledger.gain((slot.kind, slot.truth, f)) for f in slot.foils}
+            slot.foils.sort(key=lambda f, g=by_foil: -g[f])  # type: ignore[misc]
+            gains.append([by_foil[f] for f in slot.foils])
 
     if same_atom:
         return _one_atom(made, sub, ledger, positive, limit, same_atom, drops)
 
     def key(slot_index: int, position: int, passes: int) -> tuple:
-        slot = made[slot_index]
-        gain = 0 if ledger is None else ledger.gain((slot.kind, slot.truth, slot.foils[position]))
-        return (-gain, passes, slot_index, position)
+        return (-gains[slot_index][position] if gains else 0, passes, slot_index, position)
 
     # one entry per atom: its next foil; an atom moves to the next pass when it gives a candidate
     heap = [key(i, 0, 0) for i, slot in enumerate(made) if slot.foils]
