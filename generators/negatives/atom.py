@@ -441,7 +441,7 @@ def atom_negatives(
     if vocab or stated:  # stable: stated compounds first, then words of the graphs, then
         for slot in made:  # those forming more pairs of the graphs
 
-            def key(f: str, s: _Slot = slot) -> tuple[bool, bool, int]:
+            def order(f: str, s: _Slot = slot) -> tuple[bool, bool, int]:
                 # .get: a Counter's [] of a missing key is slower
                 unknown = bool(vocab) and not vocab.get((s.kind, f))  # type: ignore[union-attr]
                 return (
@@ -451,14 +451,14 @@ def atom_negatives(
                     0 if unknown else -sum(1 for p in s.pairs(f) if vocab and vocab.get(p)),
                 )
 
-            slot.foils.sort(key=key)
+            slot.foils.sort(key=order)
     positive = positive_atoms(sub) if ledger is not None else None
     tentative = Tentative(ledger, positive) if ledger is not None else None
-    gains: list[list[float]] = []  # each slot's foils' ledger gains, in the slot's order
+    gains: list[list[int]] = []  # each slot's foils' ledger gains, in the slot's order
     if ledger is not None:  # stable: each atom's best-balancing foils first, ties as above
         for slot in made:
             by_foil = {f: ledger.gain((slot.kind, slot.truth, f)) for f in slot.foils}
-            slot.foils.sort(key=lambda f, g=by_foil: -g[f])  # type: ignore[misc]
+            slot.foils.sort(key=lambda f, g=by_foil: -g[f])
             gains.append([by_foil[f] for f in slot.foils])
 
     if same_atom:

@@ -201,15 +201,15 @@ def negate_negatives(
     region = sub.region()  # the crop: the union of the subgraph's boxes
     left = sum(len(o.attributes) for o in sub.objects) + len(sub.relationships)
 
-    def out_of_reach_now() -> bool:  # one atom fewer to check; can the rest still fill a set?
+    def reachable() -> int:  # the candidates found, plus this atom and those after it
         nonlocal left
         left -= 1
-        return len(out) + len(atoms) + left + 1 < need
+        return len(out) + len(atoms) + 1 + left
 
     for obj in sub.objects:
         for i, attribute in enumerate(obj.attributes):
-            if out_of_reach_now():
-                return out_of_reach(drops, "negate", len(out) + len(atoms) + left + 1)
+            if (most := reachable()) < need:
+                return out_of_reach(drops, "negate", most)
             if (reason := attribute_negation_reason(obj, attribute)) is not None:
                 count(reason)
             elif not attribute_negation_valid(sub, g, obj, attribute, region):
@@ -222,8 +222,8 @@ def negate_negatives(
                     NegativeCandidate("negate", "negate:attribute", replace_object(sub, neg))
                 )
     for i, rel in enumerate(sub.relationships):
-        if out_of_reach_now():
-            return out_of_reach(drops, "negate", len(out) + len(atoms) + left + 1)
+        if (most := reachable()) < need:
+            return out_of_reach(drops, "negate", most)
         if _restated(sub, rel):
             count("negate_relationship_restated_in_caption")
         elif not relationship_negation_valid(g, rel):
