@@ -88,7 +88,12 @@ import itertools
 import random
 from collections.abc import Callable
 
-from crepe_datasets.generators.negatives import NegativeCandidate, out_of_reach, replace_object
+from crepe_datasets.generators.negatives import (
+    CHECK_STAGE,
+    NegativeCandidate,
+    out_of_reach,
+    replace_object,
+)
 from crepe_datasets.generators.negatives.foils import (
     coreference_reason,
     excludes,
@@ -550,7 +555,7 @@ def swap_negatives(
 
     def count(reason: str) -> None:
         if drops is not None:
-            drops.drop("productivity_negative_checks", reason)
+            drops.drop(CHECK_STAGE, reason)
 
     cands = swap_candidates(sub, g, sub.complexity() if n is None else n)
     rng.shuffle(cands)
@@ -560,8 +565,8 @@ def swap_negatives(
     for tried, (rule, make) in enumerate(cands):
         if len(out) >= limit:
             break
-        if len(out) + len(cands) - tried < need:
-            return out_of_reach(drops, "swap", len(out) + len(cands) - tried)
+        if (most := len(out) + len(cands) - tried) < need:  # found, plus this one and the rest
+            return out_of_reach(drops, "swap", most)
         graph = make()
         if graph is None:
             count(f"swap_rule_check_failed:{rule}")
